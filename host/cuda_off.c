@@ -1,0 +1,47 @@
+/* The CUDA layer's C face when this library was built without nvcc: every entry point fails
+ * with ISO_ERR_BACKEND and says so, so callers need no #ifdef. */
+#include <stdio.h>
+
+#include "host/cuda_api.h"
+#include "host/error.h"
+
+#define OFF_MSG "isobar was built without the CUDA backend (nvcc not found at configure time)"
+
+int cuda_compiled(void) { return 0; }
+
+isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
+  *ndevice = 0;
+  if (why && why_len) snprintf(why, why_len, "%s", OFF_MSG);
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_backend_init(isoBackend *b, void *user_stream) {
+  (void)b;
+  (void)user_stream;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+void cuda_backend_release(isoBackend *b) { (void)b; }
+
+isoStatus cuda_alloc(void **ptr, size_t bytes) {
+  (void)bytes;
+  *ptr = NULL;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+void cuda_free(void *ptr) { (void)ptr; }
+
+isoStatus cuda_copy(const isoBackend *b, void *dst, const void *src, size_t bytes, int dir) {
+  (void)b, (void)dst, (void)src, (void)bytes, (void)dir;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_memset0(const isoBackend *b, void *dst, size_t bytes) {
+  (void)b, (void)dst, (void)bytes;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sync(const isoBackend *b) {
+  (void)b;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}

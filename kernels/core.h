@@ -1,0 +1,28 @@
+/* The common ground of every kernel header: the ISO_HD marker, the `real` type and a few
+ * portability macros.
+ *
+ * Kernel headers (kernels/<area>/ headers) hold the work of one item as `static inline ISO_HD`
+ * functions written in the common subset of C99 and CUDA C++, so the CPU backend runs
+ * exactly the code the GPU runs. Rules: no VLAs, explicit casts from `void *`, no compound
+ * literals, no designated initialisers, no CUDA header, `restrict` only through ISO_RESTRICT.
+ */
+#ifndef ISO_KERNELS_CORE_H
+#define ISO_KERNELS_CORE_H
+
+#ifdef __CUDACC__
+#define ISO_HD __host__ __device__
+#define ISO_RESTRICT __restrict__
+#else
+#define ISO_HD
+#define ISO_RESTRICT restrict
+#endif
+
+#include <math.h>
+
+/* One floating-point type everywhere in kernels. Double by default; a float build is a later
+ * option and must then also change the public API's tolerances. */
+typedef double real;
+
+#define ISO_REAL_EPS 2.220446049250313e-16
+
+#endif

@@ -1,0 +1,20 @@
+#include "support.h"
+
+#include "isobar/backend.h"
+
+uint64_t test_rng_u64(test_rng *r) {
+  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double test_rng_uniform(test_rng *r, double lo, double hi) {
+  return lo + (hi - lo) * (double)(test_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int test_cuda_device(char *why, int why_len) {
+  int n = 0;
+  if (iso_cuda_probe(&n, why, why_len) != ISO_OK) return 0;
+  return n > 0;
+}
