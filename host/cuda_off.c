@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "host/cuda_api.h"
+#include "host/rigid_step.h"
 #include "host/error.h"
 
 #define OFF_MSG "isobar was built without the CUDA backend (nvcc not found at configure time)"
@@ -43,5 +44,11 @@ isoStatus cuda_memset0(const isoBackend *b, void *dst, size_t bytes) {
 
 isoStatus cuda_sync(const isoBackend *b) {
   (void)b;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq, int nv,
+                               real *q, real *v, real *time, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)nq, (void)nv, (void)q, (void)v, (void)time, (void)status;
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }

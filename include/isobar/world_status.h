@@ -8,14 +8,12 @@ extern "C" {
 
 /* A world with any bit of ISO_WORLD_FAULT_MASK set is frozen: its state stops changing and
  * later steps skip it until it is reset. The other worlds keep stepping. */
-enum {
-  ISO_WORLD_NONFINITE = 1u << 0,     /* a position or velocity became NaN or infinite */
-  ISO_WORLD_NOT_SPD = 1u << 1,       /* a matrix that must be positive definite was not (Cholesky info > 0) */
-  ISO_WORLD_OVERFLOW = 1u << 2,      /* a per-world list outgrew its capacity (needed size recorded) */
-  ISO_WORLD_NOT_CONVERGED = 1u << 3, /* the contact solver hit its iteration limit */
-  ISO_WORLD_LINE_SEARCH = 1u << 4,   /* the contact solver's line search failed */
-  ISO_WORLD_FROZEN = 1u << 31        /* the world is frozen because of one of the bits above */
-};
+#define ISO_WORLD_NONFINITE 0x1u     /* a position or velocity became NaN or infinite */
+#define ISO_WORLD_NOT_SPD 0x2u       /* a matrix that must be positive definite was not (Cholesky info > 0) */
+#define ISO_WORLD_OVERFLOW 0x4u      /* a per-world list outgrew its capacity (needed size recorded) */
+#define ISO_WORLD_NOT_CONVERGED 0x8u /* the contact solver hit its iteration limit */
+#define ISO_WORLD_LINE_SEARCH 0x10u  /* the contact solver's line search failed */
+#define ISO_WORLD_FROZEN 0x80000000u /* the world is frozen because of one of the fault bits */
 
 #define ISO_WORLD_FAULT_MASK (ISO_WORLD_NONFINITE | ISO_WORLD_NOT_SPD | ISO_WORLD_OVERFLOW)
 

@@ -1,0 +1,12 @@
+/* isobar: a batched simulator of rigid and deformable bodies for CPU and CUDA.
+ * Include this one header for the whole public C API. */
+#ifndef ISOBAR_ISOBAR_H
+#define ISOBAR_ISOBAR_H
+
+#include "isobar/backend.h"
+#include "isobar/model.h"
+#include "isobar/sim.h"
+#include "isobar/status.h"
+#include "isobar/world_status.h"
+
+#endif

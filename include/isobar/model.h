@@ -1,0 +1,80 @@
+/* The model: what every world of a sim is made of. Built once through this builder, validated
+ * at the door (each bad value is rejected with a message naming the item), then compiled and
+ * read-only. A sim copies what it needs, so a model may be destroyed once its sims exist. */
+#ifndef ISOBAR_MODEL_H
+#define ISOBAR_MODEL_H
+
+#include "isobar/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct isoModel isoModel;
+
+/* World-level settings. */
+typedef struct isoModelDef {
+  double gravity[3]; /* gravity acceleration in the world frame, m/s²; default (0, 0, -9.81) */
+  double time_step;  /* fixed step, s; > 0; default 1e-3 (Drake's discrete default) */
+} isoModelDef;
+
+/* A free rigid body (6 degrees of freedom). The body frame B has its origin Bo; mass
+ * properties are given about the centre of mass in B. Its generalized coordinates follow
+ * Drake's quaternion floating joint: q = [qw qx qy qz px py pz] (R_WB, p_WBo) and
+ * v = [wx wy wz vx vy vz] (angular velocity of B and velocity of Bo, both in the world frame). */
+typedef struct isoBodyDef {
+  const char *name;          /* unique name (copied); NULL gives "body<index>"; default NULL */
+  double mass;               /* kg, finite and > 0; default 1 */
+  double com[3];             /* centre of mass in B, m; default 0 */
+  double inertia[6];         /* rotational inertia about the COM in B: Ixx Iyy Izz Ixy Ixz Iyz
+                                (the matrix entries, kg m²); positive definite and obeying the
+                                triangle inequality; default that of a solid sphere of mass 1
+                                and radius 0.1: (0.004, 0.004, 0.004, 0, 0, 0) */
+  double position[3];        /* initial p_WBo, m; default 0 */
+  double quaternion[4];      /* initial R_WB as (w, x, y, z), non-zero (normalised when added);
+                                default identity */
+  double angular_velocity[3]; /* initial w_WB in W, rad/s; default 0 */
+  double linear_velocity[3];  /* initial v_WBo in W, m/s; default 0 */
+} isoBodyDef;
+
+/* Defaults as documented on each field. */
+isoModelDef iso_default_model_def(void);
+isoBodyDef iso_default_body_def(void);
+
+/* Create an empty model. `def` may be NULL for the defaults. ISO_ERR_INVALID for a non-finite
+ * gravity or a time step that is not finite and positive. */
+isoStatus iso_model_create(const isoModelDef *def, isoModel **out);
+
+/* Free a model (NULL is fine). Sims created from it stay valid. */
+void iso_model_destroy(isoModel *model);
+
+/* Add a free rigid body; *id (may be NULL) receives its index. The body is validated here and
+ * rejected, leaving the model unchanged, with a message naming it: non-finite values, mass
+ * <= 0, an inertia that is not positive definite or violates the triangle inequality, a zero
+ * quaternion, a duplicate name. ISO_ERR_STATE once the model is compiled. */
+isoStatus iso_model_add_body(isoModel *model, const isoBodyDef *def, int *id);
+
+/* Validate the whole model (every check add_body makes, again, plus model-level ones). */
+isoStatus iso_model_validate(const isoModel *model);
+
+/* Validate and freeze the model: afterwards it is read-only and sims can be created from it.
+ * Compiling twice is allowed and does nothing the second time. */
+isoStatus iso_model_compile(isoModel *model);
+
+/* Counts and lookups. */
+int iso_model_body_count(const isoModel *model);
+int iso_model_is_compiled(const isoModel *model);
+
+/* The index of the body named `name`; ISO_ERR_NOT_FOUND names it when absent. */
+isoStatus iso_model_find_body(const isoModel *model, const char *name, int *id);
+
+/* A copy of body `id` as it was added (name pointer owned by the model). */
+isoStatus iso_model_get_body(const isoModel *model, int id, isoBodyDef *out);
+
+/* The model's world-level settings. */
+isoStatus iso_model_get_def(const isoModel *model, isoModelDef *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,27 @@
+/* Built-in scenes, shared by the isobar tool, the tests, the benchmarks and the examples. */
+#ifndef ISOBAR_SCENES_H
+#define ISOBAR_SCENES_H
+
+#include "isobar/model.h"
+#include "isobar/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Tumbling free bodies: `nbody` (>= 1) bricks of 0.2 x 0.1 x 0.05 m, 1 kg each, with distinct
+ * principal moments (an asymmetric top, whose rotation about its middle axis is unstable), a
+ * centre of mass offset from the body origin, spread 0.5 m apart along x, under gravity.
+ * Returns a compiled model with time step `dt` (> 0). */
+isoStatus iso_scene_tumbling_model(int nbody, double dt, isoModel **out);
+
+/* Give every world of a sim of the tumbling model its own initial spin: world k, body b
+ * starts with an angular velocity drawn from a fixed generator seeded by (k, b), of magnitude
+ * 2 to 8 rad/s, and a small linear velocity. Deterministic: the same k always gets the same
+ * state, whatever the number of worlds. Also usable after iso_sim_reset. */
+isoStatus iso_scene_tumbling_init(isoSim *sim);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

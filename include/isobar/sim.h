@@ -1,0 +1,126 @@
+/* The sim: N independent worlds of one compiled model on one backend. Every buffer a step
+ * needs is allocated at creation with fixed capacities; a step never allocates. */
+#ifndef ISOBAR_SIM_H
+#define ISOBAR_SIM_H
+
+#include <stdint.h>
+
+#include "isobar/backend.h"
+#include "isobar/model.h"
+#include "isobar/status.h"
+#include "isobar/world_status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct isoSim isoSim;
+
+typedef struct isoSimDef {
+  int worlds;            /* number of worlds, >= 1; default 1 */
+  isoBackendKind backend; /* default ISO_BACKEND_AUTO */
+  int threads;           /* CPU threads, 0 = OpenMP's default (OMP_NUM_THREADS); default 0 */
+  void *cuda_stream;     /* a cudaStream_t to queue the sim's work on, or NULL for the sim's own */
+  int max_contacts;      /* per-world capacity of contact constraints (point contacts plus
+                            hydroelastic faces), >= 1; default 256 */
+} isoSimDef;
+
+isoSimDef iso_default_sim_def(void);
+
+/* A selection of worlds for get/set/reset calls. Values exchanged with a selection are packed
+ * world after world in selection order (ascending world index for ALL and MASK). */
+typedef struct isoWorlds {
+  int kind;                  /* ISO_WORLDS_* */
+  int world;                 /* ONE: the world index */
+  const int *list;           /* LIST: world indices (any order, repeats allowed for get) */
+  int count;                 /* LIST: number of entries */
+  const unsigned char *mask; /* MASK: one byte per world, non-zero = selected */
+} isoWorlds;
+
+enum { ISO_WORLDS_ALL = 0, ISO_WORLDS_ONE = 1, ISO_WORLDS_LIST = 2, ISO_WORLDS_MASK = 3 };
+
+isoWorlds iso_worlds_all(void);
+isoWorlds iso_worlds_one(int world);
+isoWorlds iso_worlds_list(const int *worlds, int count);
+isoWorlds iso_worlds_mask(const unsigned char *mask);
+
+/* Create a sim of def->worlds worlds of a compiled model. Every world starts in the model's
+ * initial state. ISO_ERR_INVALID for zero worlds or zero capacities, ISO_ERR_STATE for a model
+ * that is not compiled, ISO_ERR_BACKEND when the backend asked for is not usable (the message
+ * says why; AUTO never fails for that reason and falls back to CPU). */
+isoStatus iso_sim_create(const isoModel *model, const isoSimDef *def, isoSim **out);
+
+/* Free a sim and its device memory (NULL is fine). */
+void iso_sim_destroy(isoSim *sim);
+
+/* Advance every world that is not frozen by one time step. */
+isoStatus iso_sim_step(isoSim *sim);
+
+int iso_sim_world_count(const isoSim *sim);
+int iso_sim_body_count(const isoSim *sim);
+double iso_sim_time_step(const isoSim *sim);
+/* The backend the sim runs on (never AUTO), and a sentence saying why or which device. */
+isoBackendKind iso_sim_backend(const isoSim *sim);
+const char *iso_sim_backend_reason(const isoSim *sim);
+/* CPU threads the sim's loops use (1 on the CUDA backend). */
+int iso_sim_threads(const isoSim *sim);
+/* Steps taken since creation. */
+long long iso_sim_step_count(const isoSim *sim);
+
+/* ---- state ----------------------------------------------------------------------------------- */
+
+typedef enum isoStateField {
+  ISO_STATE_Q = 0,   /* generalized positions, per world nbody·7 (see isoBodyDef) */
+  ISO_STATE_V = 1,   /* generalized velocities, per world nbody·6 */
+  ISO_STATE_TIME = 2 /* simulated time, per world 1, s */
+} isoStateField;
+
+/* Values per world of a state field. */
+int iso_sim_state_width(const isoSim *sim, isoStateField field);
+
+/* Copy a field of the selected worlds into `out` (packed, see isoWorlds). */
+isoStatus iso_sim_get_state(const isoSim *sim, isoStateField field, isoWorlds worlds, double *out);
+
+/* Overwrite a field of the selected worlds. Everything is checked before anything changes:
+ * non-finite values, zero quaternions (non-zero ones are normalised), negative time, world
+ * indices out of range or repeated. Status bits are left as they are (see iso_sim_reset). */
+isoStatus iso_sim_set_state(isoSim *sim, isoStateField field, isoWorlds worlds, const double *values);
+
+/* Return the selected worlds to the model's initial state, time 0, and clear their status bits
+ * (unfreezing them). Per-world parameters keep their values. */
+isoStatus iso_sim_reset(isoSim *sim, isoWorlds worlds);
+
+/* Status bits (ISO_WORLD_*) of the selected worlds. */
+isoStatus iso_sim_get_status(const isoSim *sim, isoWorlds worlds, uint32_t *out);
+
+/* ---- per-world parameters ---------------------------------------------------------------------
+ * Every parameter starts shared by all worlds (the model's value). Setting it for some worlds
+ * gives each world its own copy from then on; worlds not selected keep their value. */
+
+typedef enum isoParam {
+  ISO_PARAM_GRAVITY = 0,      /* item 0; 3 values, m/s², world frame */
+  ISO_PARAM_BODY_MASS = 1,    /* item = body; 1 value, kg, > 0 */
+  ISO_PARAM_BODY_COM = 2,     /* item = body; 3 values, m, body frame */
+  ISO_PARAM_BODY_INERTIA = 3  /* item = body; 6 values Ixx Iyy Izz Ixy Ixz Iyz about the COM in
+                                 the body frame, kg m²; positive definite, triangle inequality */
+} isoParam;
+
+/* Values per item of a parameter (3, 1, 3 or 6). */
+int iso_param_width(isoParam param);
+/* The parameter's name, e.g. "body_mass". */
+const char *iso_param_name(isoParam param);
+
+/* Set a parameter of item `item` for the selected worlds; `values` holds width values per
+ * selected world, packed. Checked before anything changes; a bad value names the world. */
+isoStatus iso_sim_set_param(isoSim *sim, isoParam param, int item, isoWorlds worlds, const double *values);
+
+/* Read a parameter of item `item` for the selected worlds (packed). */
+isoStatus iso_sim_get_param(const isoSim *sim, isoParam param, int item, isoWorlds worlds, double *out);
+
+/* 1 when the parameter is stored per world, 0 when shared. */
+int iso_sim_param_is_per_world(const isoSim *sim, isoParam param);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
