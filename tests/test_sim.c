@@ -1,0 +1,330 @@
+/* Sims of many worlds: independence, determinism, selections, per-world parameters, faults. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isobar/isobar.h"
+#include "isobar/scenes.h"
+#include "support.h"
+
+static isoSim *make(const isoModel *m, int worlds, int threads) {
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = worlds;
+  sd.backend = ISO_BACKEND_CPU;
+  sd.threads = threads;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+static isoModel *tumbling(int nbody) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_tumbling_model(nbody, 1e-3, &m), ISO_OK, "%s", iso_last_error());
+  return m;
+}
+
+/* Give worlds 3, 5 and 11 their own gravity, mass, COM and inertia. */
+static void randomise(isoSim *s) {
+  int ws[3] = {3, 5, 11};
+  double g[9] = {0, 0, -1.62, 0.5, 0, -9.81, 0, 0, -24.8};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_GRAVITY, 0, iso_worlds_list(ws, 3), g), ISO_OK, "%s", iso_last_error());
+  double mass[3] = {0.5, 2.0, 3.0}, com[9] = {0, 0, 0, 0.01, 0.02, 0.03, -0.05, 0, 0.01};
+  double I[18] = {0.01, 0.02, 0.025, 0, 0, 0, 0.02, 0.02, 0.02, 0, 0, 0, 0.03, 0.01, 0.035, 0.001, 0, 0};
+  for (int b = 0; b < iso_sim_body_count(s); ++b) {
+    cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_MASS, b, iso_worlds_list(ws, 3), mass), ISO_OK);
+    cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_COM, b, iso_worlds_list(ws, 3), com), ISO_OK);
+    cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_INERTIA, b, iso_worlds_list(ws, 3), I), ISO_OK,
+                 "%s", iso_last_error());
+  }
+}
+
+static void run(isoSim *s, int steps) {
+  for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
+}
+
+/* All of q, v and time of world `w`. */
+static void snapshot(const isoSim *s, int w, double *out) {
+  int nq = iso_sim_state_width(s, ISO_STATE_Q), nv = iso_sim_state_width(s, ISO_STATE_V);
+  iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(w), out);
+  iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(w), out + nq);
+  iso_sim_get_state(s, ISO_STATE_TIME, iso_worlds_one(w), out + nq + nv);
+}
+
+Test(sim, world_in_batch_equals_world_alone_bit_for_bit) {
+  isoModel *m = tumbling(3);
+  const int N = 17, steps = 400;
+  isoSim *batch = make(m, N, 2);
+  cr_assert_eq(iso_scene_tumbling_init(batch), ISO_OK);
+  randomise(batch);
+  int nq = iso_sim_state_width(batch, ISO_STATE_Q), nv = iso_sim_state_width(batch, ISO_STATE_V);
+  double *q0 = calloc((size_t)N * nq, sizeof(double)), *v0 = calloc((size_t)N * nv, sizeof(double));
+  iso_sim_get_state(batch, ISO_STATE_Q, iso_worlds_all(), q0);
+  iso_sim_get_state(batch, ISO_STATE_V, iso_worlds_all(), v0);
+  run(batch, steps);
+  const int probe[4] = {0, 3, 5, 11};
+  for (int i = 0; i < 4; ++i) {
+    int k = probe[i];
+    isoSim *alone = make(m, 1, 1);
+    iso_sim_set_state(alone, ISO_STATE_Q, iso_worlds_one(0), q0 + (size_t)k * nq);
+    iso_sim_set_state(alone, ISO_STATE_V, iso_worlds_one(0), v0 + (size_t)k * nv);
+    for (int p = 0; p < 4; ++p)
+      for (int b = 0; b < (p == ISO_PARAM_GRAVITY ? 1 : 3); ++b) {
+        double val[6];
+        iso_sim_get_param(batch, (isoParam)p, b, iso_worlds_one(k), val);
+        cr_assert_eq(iso_sim_set_param(alone, (isoParam)p, b, iso_worlds_one(0), val), ISO_OK);
+      }
+    run(alone, steps);
+    double a[64], b[64];
+    snapshot(batch, k, a);
+    snapshot(alone, 0, b);
+    cr_assert(memcmp(a, b, sizeof(double) * (size_t)(nq + nv + 1)) == 0, "world %d differs from itself alone", k);
+    iso_sim_destroy(alone);
+  }
+  /* and the randomised worlds really did something different */
+  double a[64], b[64];
+  snapshot(batch, 0, a);
+  snapshot(batch, 3, b);
+  cr_assert(fabs(a[6] - b[6]) > 1e-3, "world 3 (moon gravity) should not fall like world 0");
+  free(q0), free(v0);
+  iso_sim_destroy(batch);
+  iso_model_destroy(m);
+}
+
+static uint64_t hash_state(const isoSim *s) {
+  int n = iso_sim_world_count(s);
+  int w = iso_sim_state_width(s, ISO_STATE_Q) + iso_sim_state_width(s, ISO_STATE_V) + 1;
+  double *x = calloc((size_t)n * w, sizeof(double));
+  for (int k = 0; k < n; ++k) snapshot(s, k, x + (size_t)k * w);
+  uint64_t h = 1469598103934665603ull; /* FNV-1a over the raw bytes */
+  const unsigned char *p = (const unsigned char *)x;
+  for (size_t i = 0; i < sizeof(double) * (size_t)n * w; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  free(x);
+  return h;
+}
+
+Test(sim, one_and_two_threads_are_bitwise_identical) {
+  isoModel *m = tumbling(2);
+  uint64_t h[3];
+  for (int t = 1; t <= 3; ++t) {
+    isoSim *s = make(m, 257, t);
+    cr_assert_eq(iso_sim_threads(s), t);
+    iso_scene_tumbling_init(s);
+    randomise(s);
+    run(s, 300);
+    h[t - 1] = hash_state(s);
+    iso_sim_destroy(s);
+  }
+  cr_assert_eq(h[0], h[1], "1 and 2 threads differ");
+  cr_assert_eq(h[0], h[2], "1 and 3 threads differ");
+  iso_model_destroy(m);
+}
+
+Test(sim, selections_get_set_and_reset) {
+  isoModel *m = tumbling(1);
+  isoSim *s = make(m, 6, 2);
+  double q[6 * 7];
+  iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_all(), q);
+  double v[6] = {1, 2, 3, 4, 5, 6}, vv[6 * 6];
+  int list[2] = {4, 1};
+  double two[12] = {1, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_one(2), v), ISO_OK);
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_list(list, 2), two), ISO_OK);
+  iso_sim_get_state(s, ISO_STATE_V, iso_worlds_all(), vv);
+  cr_assert_eq(vv[2 * 6 + 5], 6.0);
+  cr_assert_eq(vv[4 * 6 + 0], 1.0, "list entry 0 goes to world 4");
+  cr_assert_eq(vv[1 * 6 + 1], 2.0, "list entry 1 goes to world 1");
+  cr_assert_eq(vv[0 * 6 + 0], 0.0, "unselected worlds keep their state");
+  unsigned char mask[6] = {0, 1, 0, 0, 1, 0};
+  double got[12];
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_mask(mask), got), ISO_OK);
+  cr_assert_eq(got[0], 0.0);
+  cr_assert_eq(got[1], 2.0, "mask order is ascending: world 1 first");
+  cr_assert_eq(got[6], 1.0);
+  run(s, 10);
+  unsigned char reset_mask[6] = {0, 0, 1, 0, 0, 0};
+  cr_assert_eq(iso_sim_reset(s, iso_worlds_mask(reset_mask)), ISO_OK);
+  double t[6];
+  iso_sim_get_state(s, ISO_STATE_TIME, iso_worlds_all(), t);
+  cr_assert_eq(t[2], 0.0, "reset world is back at time 0");
+  cr_assert_float_eq(t[1], 0.01, 1e-15, "other worlds keep their time");
+  iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(2), v);
+  for (int i = 0; i < 6; ++i) cr_assert_eq(v[i], 0.0, "reset world is back at rest");
+  /* quaternions are normalised on the way in */
+  double qs[7] = {2, 0, 0, 0, 1, 2, 3};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_Q, iso_worlds_one(0), qs), ISO_OK);
+  iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(0), qs);
+  cr_assert_eq(qs[0], 1.0);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(sim, bad_state_and_selections_change_nothing) {
+  isoModel *m = tumbling(1);
+  isoSim *s = make(m, 4, 1);
+  iso_scene_tumbling_init(s);
+  uint64_t before = hash_state(s);
+  double bad[14] = {1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, NAN};
+  int list[2] = {0, 3};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_Q, iso_worlds_list(list, 2), bad), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "world 3") != NULL, "%s", iso_last_error());
+  double zq[7] = {0, 0, 0, 0, 0, 0, 0};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_Q, iso_worlds_one(1), zq), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "zero quaternion") != NULL, "%s", iso_last_error());
+  double negt = -1;
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TIME, iso_worlds_one(1), &negt), ISO_ERR_INVALID);
+  int dup[2] = {2, 2};
+  double v12[12] = {0};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_list(dup, 2), v12), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "twice") != NULL, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_one(4), v12), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "out of range") != NULL, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_mask(NULL), v12), ISO_ERR_NULL);
+  cr_assert_eq(iso_sim_set_state(s, (isoStateField)9, iso_worlds_one(0), v12), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_set_state(NULL, ISO_STATE_V, iso_worlds_one(0), v12), ISO_ERR_NULL);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(0), NULL), ISO_ERR_NULL);
+  cr_assert_eq(hash_state(s), before, "rejected calls must not change the state");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(sim, per_world_parameters) {
+  isoModel *m = tumbling(2);
+  isoSim *s = make(m, 5, 2);
+  cr_assert_eq(iso_param_width(ISO_PARAM_BODY_INERTIA), 6);
+  cr_assert_not(iso_sim_param_is_per_world(s, ISO_PARAM_BODY_MASS), "starts shared");
+  double mass = 4.5;
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_MASS, 1, iso_worlds_one(2), &mass), ISO_OK);
+  cr_assert(iso_sim_param_is_per_world(s, ISO_PARAM_BODY_MASS));
+  double all[5];
+  cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_BODY_MASS, 1, iso_worlds_all(), all), ISO_OK);
+  for (int w = 0; w < 5; ++w) cr_assert_eq(all[w], w == 2 ? 4.5 : 1.0, "world %d", w);
+  cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_BODY_MASS, 0, iso_worlds_one(2), all), ISO_OK);
+  cr_assert_eq(all[0], 1.0, "other bodies keep their mass");
+  /* bad values: rejected, naming the world, nothing changed */
+  int ws[2] = {0, 4};
+  double masses[2] = {2.0, -1.0};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_MASS, 1, iso_worlds_list(ws, 2), masses), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "world 4") != NULL, "%s", iso_last_error());
+  iso_sim_get_param(s, ISO_PARAM_BODY_MASS, 1, iso_worlds_one(0), all);
+  cr_assert_eq(all[0], 1.0, "a rejected call must not write the valid entries either");
+  double I[6] = {1, 1, 5, 0, 0, 0};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_INERTIA, 0, iso_worlds_one(1), I), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "triangle") != NULL, "%s", iso_last_error());
+  cr_assert_not(iso_sim_param_is_per_world(s, ISO_PARAM_BODY_INERTIA), "a rejected call does not expand");
+  double g[3] = {0, 0, INFINITY};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_GRAVITY, 0, iso_worlds_one(1), g), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_GRAVITY, 1, iso_worlds_one(1), g), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "out of range") != NULL, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_COM, 2, iso_worlds_one(1), g), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_set_param(s, (isoParam)17, 0, iso_worlds_one(1), g), ISO_ERR_INVALID);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(sim, nonfinite_world_is_frozen_and_others_unaffected) {
+  isoModel *m = tumbling(1);
+  isoSim *a = make(m, 8, 2), *b = make(m, 8, 2);
+  iso_scene_tumbling_init(a);
+  iso_scene_tumbling_init(b);
+  /* A finite but absurd spin overflows to infinity within a step. */
+  double v[6] = {1e300, 1e300, 1e300, 0, 0, 0};
+  cr_assert_eq(iso_sim_set_state(a, ISO_STATE_V, iso_worlds_one(5), v), ISO_OK);
+  run(a, 50);
+  run(b, 50);
+  uint32_t st[8];
+  cr_assert_eq(iso_sim_get_status(a, iso_worlds_all(), st), ISO_OK);
+  for (int w = 0; w < 8; ++w) {
+    if (w == 5) {
+      cr_assert(st[w] & ISO_WORLD_NONFINITE, "world 5 flagged");
+      cr_assert(st[w] & ISO_WORLD_FROZEN, "world 5 frozen");
+      continue;
+    }
+    cr_assert_eq(st[w], 0u, "world %d clean", w);
+    double x[14], y[14];
+    snapshot(a, w, x);
+    snapshot(b, w, y);
+    cr_assert(memcmp(x, y, sizeof x) == 0, "world %d must match the run without the faulty world", w);
+  }
+  double t;
+  iso_sim_get_state(a, ISO_STATE_TIME, iso_worlds_one(5), &t);
+  cr_assert_lt(t, 0.0015, "a frozen world's time stops (t = %g)", t);
+  cr_assert_eq(iso_sim_reset(a, iso_worlds_one(5)), ISO_OK);
+  iso_sim_get_status(a, iso_worlds_one(5), st);
+  cr_assert_eq(st[0], 0u, "reset clears the status bits");
+  run(a, 1);
+  iso_sim_get_state(a, ISO_STATE_TIME, iso_worlds_one(5), &t);
+  cr_assert_float_eq(t, 1e-3, 1e-15, "a reset world steps again");
+  iso_sim_destroy(a);
+  iso_sim_destroy(b);
+  iso_model_destroy(m);
+}
+
+Test(sim, creation_errors) {
+  isoModel *m = tumbling(1);
+  isoSimDef sd = iso_default_sim_def();
+  isoSim *s = NULL;
+  sd.worlds = 0;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "worlds = 0") != NULL, "%s", iso_last_error());
+  sd = iso_default_sim_def();
+  sd.max_contacts = 0;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "max_contacts") != NULL, "%s", iso_last_error());
+  sd = iso_default_sim_def();
+  sd.backend = (isoBackendKind)7;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_create(NULL, NULL, &s), ISO_ERR_NULL);
+  cr_assert_eq(iso_sim_create(m, NULL, NULL), ISO_ERR_NULL);
+  cr_assert_null(s, "failed creations leave the output alone");
+  isoModel *raw = NULL;
+  iso_model_create(NULL, &raw);
+  cr_assert_eq(iso_sim_create(raw, NULL, &s), ISO_ERR_STATE);
+  cr_assert(strstr(iso_last_error(), "not compiled") != NULL, "%s", iso_last_error());
+  iso_model_destroy(raw);
+  iso_sim_destroy(NULL);
+  cr_assert_eq(iso_sim_step(NULL), ISO_ERR_NULL);
+  iso_model_destroy(m);
+}
+
+Test(sim, cuda_backend_without_device_is_a_clear_error) {
+  char why[256];
+  if (test_cuda_device(why, sizeof why)) cr_skip_test("a CUDA device is present (%s)", why);
+  isoModel *m = tumbling(1);
+  isoSimDef sd = iso_default_sim_def();
+  sd.backend = ISO_BACKEND_CUDA;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_BACKEND);
+  cr_assert(strstr(iso_last_error(), "cuda") != NULL, "%s", iso_last_error());
+  cr_assert_null(s);
+  sd.backend = ISO_BACKEND_AUTO;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK);
+  cr_assert_eq(iso_sim_backend(s), ISO_BACKEND_CPU);
+  cr_assert(strstr(iso_sim_backend_reason(s), "auto chose cpu") != NULL, "%s", iso_sim_backend_reason(s));
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(sim, cuda_matches_cpu) {
+  char why[256];
+  if (!test_cuda_device(why, sizeof why)) cr_skip_test("no CUDA device: %s", why);
+  isoModel *m = tumbling(2);
+  isoSim *c = make(m, 64, 2);
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 64;
+  sd.backend = ISO_BACKEND_CUDA;
+  isoSim *g = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
+  iso_scene_tumbling_init(c), iso_scene_tumbling_init(g);
+  randomise(c), randomise(g);
+  run(c, 200), run(g, 200);
+  for (int w = 0; w < 64; ++w) {
+    double x[32], y[32];
+    snapshot(c, w, x);
+    snapshot(g, w, y);
+    /* FMA contraction and libm differences: a few ulps per step over 200 steps. */
+    for (int i = 0; i < 27; ++i) cr_assert_float_eq(x[i], y[i], 1e-9, "world %d value %d", w, i);
+  }
+  iso_sim_destroy(c), iso_sim_destroy(g);
+  iso_model_destroy(m);
+}
