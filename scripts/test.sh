@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Build isobar with warnings as errors (CUDA backend included when nvcc is found) and run the
+# whole test suite; then build it again with AddressSanitizer and UndefinedBehaviorSanitizer
+# and run the suite once more. Set ISO_REQUIRE_CUDA=1 to fail when the CUDA backend cannot be
+# built (CI does). Set ISO_SKIP_SANITIZE=1 to skip the second pass.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISO_WERROR=ON \
+  -DISO_REQUIRE_CUDA="${ISO_REQUIRE_CUDA:-0}" >build-configure.log
+grep "isobar:" build-configure.log
+cmake --build build -j "$jobs"
+(cd build && ctest --output-on-failure -j "$jobs")
+
+if [[ "${ISO_SKIP_SANITIZE:-0}" != 1 ]]; then
+  # The CUDA runtime and ASan do not mix well, and this pass is about host code.
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DISO_WERROR=ON -DISO_SANITIZE=ON \
+    -DISO_WITH_CUDA=OFF >/dev/null
+  cmake --build build-asan -j "$jobs"
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --output-on-failure -j "$jobs")
+fi
