@@ -4,6 +4,7 @@
 #define ISOBAR_ISOBAR_H
 
 #include "isobar/backend.h"
+#include "isobar/geometry.h"
 #include "isobar/model.h"
 #include "isobar/sim.h"
 #include "isobar/status.h"

@@ -1,0 +1,83 @@
+/* Collision geometry and contact materials: what a body touches with.
+ *
+ * A geometry is attached to a body (or to the world) at a fixed pose and carries Drake's
+ * proximity properties: whether it is a rigid or compliant hydroelastic shape (or neither:
+ * point contact only, Drake's "undefined"), its hydroelastic modulus, resolution hint, margin,
+ * dissipation, friction and point stiffness. Unset values take Drake's defaults, so a scene
+ * behaves the same in both (reference: DefaultProximityProperties). */
+#ifndef ISOBAR_GEOMETRY_H
+#define ISOBAR_GEOMETRY_H
+
+#include "isobar/model.h"
+#include "isobar/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The body index that means "attached to the world" (anchored geometry). */
+#define ISO_WORLD_BODY (-1)
+
+typedef enum isoShape {
+  ISO_SHAPE_SPHERE = 0,    /* size[0] = radius */
+  ISO_SHAPE_BOX = 1,       /* size = full lengths along x, y, z (as SDFormat's <size>) */
+  ISO_SHAPE_CYLINDER = 2,  /* size[0] = radius, size[1] = length; axis z */
+  ISO_SHAPE_CAPSULE = 3,   /* size[0] = radius, size[1] = length of the cylindrical part; axis z */
+  ISO_SHAPE_ELLIPSOID = 4, /* size = semi-axes a, b, c */
+  ISO_SHAPE_HALFSPACE = 5, /* the solid z <= 0 of the geometry frame (outward normal +z) */
+  ISO_SHAPE_MESH = 6,      /* mesh_file: .obj surface (rigid; may be non-convex) or .vtk tets */
+  ISO_SHAPE_CONVEX = 7     /* mesh_file: .obj whose convex hull is used */
+} isoShape;
+
+typedef enum isoCompliance {
+  ISO_COMPLIANCE_UNDEFINED = 0, /* no hydroelastic representation: point contact only */
+  ISO_COMPLIANCE_RIGID = 1,     /* rigid hydroelastic: a triangle surface (or an analytic half-space) */
+  ISO_COMPLIANCE_COMPLIANT = 2  /* compliant hydroelastic: a tetrahedral mesh with a pressure field */
+} isoCompliance;
+
+typedef struct isoGeometryDef {
+  const char *name;        /* unique name (copied); NULL gives "geometry<index>"; default NULL */
+  int body;                /* body index, or ISO_WORLD_BODY; default ISO_WORLD_BODY */
+  double position[3];      /* pose of the geometry frame G in the body frame: p_BG, m; default 0 */
+  double quaternion[4];    /* R_BG as (w, x, y, z), non-zero; default identity */
+  isoShape shape;          /* default ISO_SHAPE_SPHERE */
+  double size[3];          /* per shape, see isoShape, m; default (0.1, 0.1, 0.1) */
+  const char *mesh_file;   /* MESH and CONVEX: path of the .obj or .vtk file (copied); default NULL */
+  double mesh_scale[3];    /* per-axis scale applied to the file's vertices; default (1, 1, 1) */
+
+  isoCompliance compliance;        /* default ISO_COMPLIANCE_UNDEFINED */
+  double hydroelastic_modulus;     /* E, Pa, > 0; default 1e7 */
+  double resolution_hint;          /* m, > 0; used by sphere, cylinder, capsule, ellipsoid; default 0.02 */
+  double margin;                   /* hydroelastic margin δ, m, >= 0; default 0 */
+  double slab_thickness;           /* compliant half-space slab, m, > 0; required there; default 0 (unset) */
+  double hunt_crossley_dissipation; /* d, s/m, >= 0; default 50 */
+  double relaxation_time;          /* τ, s, >= 0 (convex SAP model); default 0.1 */
+  double mu_static;                /* static friction, >= 0; default 0.5 */
+  double mu_dynamic;               /* dynamic friction, >= 0; default 0.5 */
+  double point_stiffness;          /* point-contact stiffness, N/m, > 0; default 1e6 */
+} isoGeometryDef;
+
+/* Drake's defaults, as documented on each field. */
+isoGeometryDef iso_default_geometry_def(void);
+
+/* Add a geometry; *id (may be NULL) receives its index. Checked here, with messages naming the
+ * geometry: sizes, body index, properties out of range, a compliant half-space without a slab
+ * thickness, a mesh file that is missing. Meshes and pressure fields are built at compile. */
+isoStatus iso_model_add_geometry(isoModel *model, const isoGeometryDef *def, int *id);
+
+/* Never let geometries a and b touch (a user collision filter). Geometries of the same body
+ * never touch, nor do two geometries both attached to the world. */
+isoStatus iso_model_exclude_pair(isoModel *model, int geometry_a, int geometry_b);
+
+int iso_model_geometry_count(const isoModel *model);
+isoStatus iso_model_find_geometry(const isoModel *model, const char *name, int *id);
+/* A copy of geometry `id` as it was added (strings owned by the model). */
+isoStatus iso_model_get_geometry(const isoModel *model, int id, isoGeometryDef *out);
+
+/* "sphere", "box", ... */
+const char *iso_shape_name(isoShape shape);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
