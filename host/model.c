@@ -56,6 +56,7 @@ void iso_model_destroy(isoModel *m) {
   if (!m) return;
   for (int i = 0; i < m->nbody; ++i) free((char *)m->body[i].name);
   free(m->body);
+  model_geometry_free(m);
   free(m);
 }
 
@@ -143,6 +144,12 @@ isoStatus iso_model_validate(const isoModel *m) {
     char what[160];
     snprintf(what, sizeof what, "body '%.120s'", m->body[i].name);
     st = model_check_body(&m->body[i], what);
+    if (st != ISO_OK) return st;
+  }
+  for (int i = 0; i < m->ngeom; ++i) {
+    char what[160];
+    snprintf(what, sizeof what, "geometry '%.120s'", m->geom[i].name);
+    st = model_check_geometry(m, &m->geom[i], what);
     if (st != ISO_OK) return st;
   }
   return ISO_OK;
