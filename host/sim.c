@@ -21,6 +21,8 @@ isoSimDef iso_default_sim_def(void) {
   d.threads = 0;
   d.cuda_stream = NULL;
   d.max_contacts = 256;
+  d.max_candidates = 2048;
+  d.surface_representation = ISO_SURFACE_POLYGON;
   return d;
 }
 
@@ -114,6 +116,12 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->max_contacts < 1)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: max_contacts = %d, capacities must be >= 1",
                     d->max_contacts);
+  if (d->max_candidates < 1)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: max_candidates = %d, capacities must be >= 1",
+                    d->max_candidates);
+  if (d->surface_representation != ISO_SURFACE_POLYGON && d->surface_representation != ISO_SURFACE_TRIANGLE)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown surface_representation %d",
+                    d->surface_representation);
   if (d->backend != ISO_BACKEND_CPU && d->backend != ISO_BACKEND_CUDA && d->backend != ISO_BACKEND_AUTO)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown backend kind %d", (int)d->backend);
   return ISO_OK;

@@ -23,7 +23,14 @@ typedef struct isoSimDef {
   void *cuda_stream;     /* a cudaStream_t to queue the sim's work on, or NULL for the sim's own */
   int max_contacts;      /* per-world capacity of contact constraints (point contacts plus
                             hydroelastic faces), >= 1; default 256 */
+  int max_candidates;    /* per-world capacity of candidate element pairs from the mid phase
+                            (each may become one contact polygon), >= 1; default 2048 */
+  int surface_representation; /* ISO_SURFACE_POLYGON (default, one face per polygon, as Drake's
+                                 discrete plant) or ISO_SURFACE_TRIANGLE (each polygon fanned
+                                 into triangles around its centroid) */
 } isoSimDef;
+
+enum { ISO_SURFACE_POLYGON = 0, ISO_SURFACE_TRIANGLE = 1 };
 
 isoSimDef iso_default_sim_def(void);
 
