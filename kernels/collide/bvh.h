@@ -1,0 +1,242 @@
+/* Mid phase (stage 3): bounding-volume hierarchies over mesh elements and their traversal.
+ *
+ * Place in the pipeline. The broad phase (stage 2) finds geometry pairs whose world AABBs
+ * overlap (bvh_root_box gives each posed asset's box). For every such pair the mid phase lists
+ * the candidate element pairs (tet–tet, triangle–tet, element–half-space) the narrow phase
+ * clips. One traversal is one item: one geometry pair of one world, run by one thread.
+ *
+ * Bounding volume: axis-aligned boxes in the asset's own frame (the geometry frame G), where
+ * Drake uses OBBs fitted by PCA plus a volume-shrinking search. Why:
+ *  - a tree is built once per asset (host/bvh_build.c) and shared by every world using it, so
+ *    memory per node matters more than build cost, and an AABB node is 6 reals against 15 for
+ *    an OBB; the build is sorting only, so it is simple and exactly reproducible;
+ *  - isobar's assets are mostly meshed primitives (boxes, cylinders, spheres, capsules) built
+ *    axis-aligned in G, for which local AABBs are as tight as PCA boxes;
+ *  - the boxes are axis-aligned only in G: two assets in different frames are tested as
+ *    oriented boxes through X_AB (15-axis SAT, kernels/collide/box.h), which is exactly Drake's
+ *    OBB–OBB test, so nothing is lost by never refitting as bodies rotate. (Deformable meshes
+ *    change shape; refitting their boxes per step is a later, separate kernel.)
+ *
+ * Build (host/bvh_build.c): top-down; a node's box is the union of its elements' padded boxes;
+ * its elements are sorted by box centre along the longest axis of the node box (ties of
+ * length: lowest axis), ties of centre broken by element id, and split at the median (the
+ * first ceil(n/2) go left). A node of at most leaf_size elements is a leaf (Drake: 1 tet, 3
+ * triangles). Depth is therefore ceil(log2(ceil(n/leaf_size))) <= 31, and BVH_MAX_DEPTH is
+ * checked anyway. Everything is deterministic: the same input gives byte-identical arrays.
+ *
+ * Layout (flat arrays, copied as-is to device memory):
+ *   bvhNode node[nnode]   pre-order: root 0; an inner node i has its first child at i + 1.
+ *     inner: a >= 0, children a and b (node indices).
+ *     leaf:  a < 0, elements at leaf-order positions [~a, b) = [-a-1, b).
+ *   int  elem[nelem]      element ids (rows of the mesh's tet or triangle array), leaf order.
+ *   real box[nelem * 6]   each element's padded box, leaf order: lo x y z, hi x y z.
+ * Node boxes are exact unions, so a node box contains its children's boxes bit for bit.
+ * Element boxes are stored besides the node boxes because leaves hold several triangles: the
+ * traversal tests each element pair's boxes at the leaves, so candidate lists hold exactly
+ * the element pairs whose (padded) boxes overlap and nothing the leaf grouping adds.
+ *
+ * Traversal: an explicit stack (no recursion), depth-first, one node descended per step:
+ * when both nodes of a pair are inner, the one with the larger box (sum of edge lengths, ties:
+ * A) is split; its first child is visited first. A path takes at most depth_A + depth_B
+ * descents and leaves one pending pair per descent, hence BVH_STACK. The same function body
+ * counts (no output) and emits, so the emitted order is the counted order, independent of
+ * cap: count, scan, then emit into the scanned slot is exact, and the resulting list is
+ * ordered by (pair, traversal order), never by thread timing.
+ *
+ * Frames: tree A's boxes are in A's geometry frame, tree B's in B's; X_AB is B's pose in A
+ * (X_AB = X_WA⁻¹·X_WB). A plane or half-space is given in A by n_A and d_A:
+ * H = {x : n_A·x <= d_A}, n_A its outward normal (unit, or d_A scaled alike). */
+#ifndef ISO_KERNELS_COLLIDE_BVH_H
+#define ISO_KERNELS_COLLIDE_BVH_H
+
+#include "kernels/collide/box.h"
+#include "kernels/core.h"
+#include "kernels/math/transform.h"
+#include "kernels/math/vec3.h"
+
+#define BVH_MAX_DEPTH 48                 /* edges on a root-to-leaf path, checked at build */
+#define BVH_STACK (2 * BVH_MAX_DEPTH + 2) /* node pairs pending in a tree-vs-tree walk */
+#define BVH_STACK1 (BVH_MAX_DEPTH + 2)    /* nodes pending in a tree-vs-plane walk */
+#define BVH_COUNT_MAX 2147483647          /* counts saturate here (INT_MAX) */
+
+/* Plane query modes (bvh_plane_count / bvh_plane_emit):
+ *  STRADDLE: elements whose box meets the plane n·x = d (compliant tets vs a rigid half-space);
+ *  INSIDE:   elements whose box meets the half-space n·x <= d (rigid triangles vs a compliant
+ *            half-space, d shifted out by its margin). */
+#define BVH_PLANE_STRADDLE 0
+#define BVH_PLANE_INSIDE 1
+
+typedef struct bvhNode {
+  real lo[3], hi[3]; /* box in the geometry frame, m */
+  int a, b;          /* inner: children; leaf: a = -(first + 1), b = end (leaf-order positions) */
+} bvhNode;
+
+/* A read-only view of one tree, passed by value; the arrays live in the backend's memory. */
+typedef struct bvhTree {
+  const bvhNode *node; /* (nnode) */
+  const int *elem;     /* (nelem) element ids in leaf order */
+  const real *box;     /* (nelem, 6) padded element boxes in leaf order */
+  int nnode;           /* 0: empty tree, every query returns 0 */
+} bvhTree;
+
+static inline ISO_HD bvhTree bvh_tree_make(const bvhNode *node, const int *elem, const real *box,
+                                           int nnode) {
+  bvhTree t;
+  t.node = node;
+  t.elem = elem;
+  t.box = box;
+  t.nnode = nnode;
+  return t;
+}
+
+static inline ISO_HD int bvh_is_leaf(const bvhNode *n) { return n->a < 0; }
+static inline ISO_HD int bvh_leaf_begin(const bvhNode *n) { return -n->a - 1; }
+static inline ISO_HD int bvh_leaf_end(const bvhNode *n) { return n->b; }
+
+/* Sum of edge lengths: a rotation-invariant size used to pick which node to split. */
+static inline ISO_HD real bvh_node_size(const bvhNode *n) {
+  return (n->hi[0] - n->lo[0]) + (n->hi[1] - n->lo[1]) + (n->hi[2] - n->lo[2]);
+}
+
+/* World AABB (padded) of tree A posed by X_WA: its root box transformed; the empty box
+ * (+HUGE_VAL, -HUGE_VAL) for an empty tree. */
+static inline ISO_HD void bvh_root_box(bvhTree A, xform X_WA, real out_lo[3], real out_hi[3]) {
+  int i;
+  if (A.nnode <= 0) {
+    for (i = 0; i < 3; ++i) {
+      out_lo[i] = (real)HUGE_VAL;
+      out_hi[i] = -(real)HUGE_VAL;
+    }
+    return;
+  }
+  box_transform_aabb(A.node[0].lo, A.node[0].hi, X_WA, out_lo, out_hi);
+}
+
+/* The walk behind bvh_pairs_count and bvh_pairs_emit: element pairs (ea of A, eb of B) whose
+ * padded element boxes overlap with B posed in A by X_AB. Writes the first min(count, cap)
+ * pairs to out_a/out_b (which may be NULL when cap <= 0) and returns the count, or -1 when a
+ * tree is deeper than BVH_MAX_DEPTH (never for a tree from bvh_build). */
+static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *out_a, int *out_b,
+                                        int cap) {
+  int sa[BVH_STACK], sb[BVH_STACK];
+  int sp, n = 0;
+  boxRel rel;
+  if (A.nnode <= 0 || B.nnode <= 0) return 0;
+  rel = box_rel_make(X_AB);
+  sa[0] = 0;
+  sb[0] = 0;
+  sp = 1;
+  while (sp > 0) {
+    const bvhNode *na, *nb;
+    int ia, ib, la, lb;
+    --sp;
+    ia = sa[sp];
+    ib = sb[sp];
+    na = A.node + ia;
+    nb = B.node + ib;
+    if (!box_overlap_rel(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue;
+    la = bvh_is_leaf(na);
+    lb = bvh_is_leaf(nb);
+    if (la && lb) {
+      int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
+      int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);
+      /* one element each: the element boxes are the leaf boxes just tested */
+      int single = (a1 - a0 == 1) && (b1 - b0 == 1);
+      int ka, kb;
+      for (ka = a0; ka < a1; ++ka) {
+        const real *bxa = A.box + 6 * ka;
+        for (kb = b0; kb < b1; ++kb) {
+          const real *bxb = B.box + 6 * kb;
+          if (!single && !box_overlap_rel(bxa, bxa + 3, bxb, bxb + 3, &rel)) continue;
+          if (n < cap) {
+            out_a[n] = A.elem[ka];
+            out_b[n] = B.elem[kb];
+          }
+          if (n < BVH_COUNT_MAX) ++n;
+        }
+      }
+      continue;
+    }
+    if (sp + 2 > BVH_STACK) return -1;
+    if (lb || (!la && bvh_node_size(na) >= bvh_node_size(nb))) {
+      sa[sp] = na->b;
+      sb[sp] = ib;
+      sa[sp + 1] = na->a;
+      sb[sp + 1] = ib;
+    } else {
+      sa[sp] = ia;
+      sb[sp] = nb->b;
+      sa[sp + 1] = ia;
+      sb[sp + 1] = nb->a;
+    }
+    sp += 2;
+  }
+  return n;
+}
+
+/* Number of candidate element pairs of trees A and B, B posed in A by X_AB (-1: see
+ * bvh_pairs_walk). */
+static inline ISO_HD int bvh_pairs_count(bvhTree A, bvhTree B, xform X_AB) {
+  return bvh_pairs_walk(A, B, X_AB, (int *)0, (int *)0, 0);
+}
+
+/* The same pairs in the same order: element ids of A to out_a, of B to out_b, at most cap of
+ * them; returns the full count even when it exceeds cap, so an overflow reports the capacity
+ * it needed. */
+static inline ISO_HD int bvh_pairs_emit(bvhTree A, bvhTree B, xform X_AB, int *out_a, int *out_b,
+                                        int cap) {
+  return bvh_pairs_walk(A, B, X_AB, out_a, out_b, cap);
+}
+
+/* Does the box lo/hi pass the plane query `mode`? (-1: unknown mode.) */
+static inline ISO_HD int bvh_plane_test(const real lo[3], const real hi[3], vec3 n_A, real d_A,
+                                        int mode) {
+  if (mode == BVH_PLANE_INSIDE) return box_halfspace_overlap(lo, hi, n_A, d_A);
+  return box_plane_straddle(lo, hi, n_A, d_A);
+}
+
+/* The walk behind bvh_plane_count/emit: elements of A whose padded box meets the plane
+ * n_A·x = d_A (mode BVH_PLANE_STRADDLE) or the half-space n_A·x <= d_A (BVH_PLANE_INSIDE),
+ * both in A's frame, in traversal order. Returns the count, or -1 for an unknown mode or a
+ * tree deeper than BVH_MAX_DEPTH. */
+static inline ISO_HD int bvh_plane_walk(bvhTree A, vec3 n_A, real d_A, int mode, int *out,
+                                        int cap) {
+  int st[BVH_STACK1];
+  int sp, n = 0;
+  if (mode != BVH_PLANE_STRADDLE && mode != BVH_PLANE_INSIDE) return -1;
+  if (A.nnode <= 0) return 0;
+  st[0] = 0;
+  sp = 1;
+  while (sp > 0) {
+    const bvhNode *na = A.node + st[--sp];
+    if (!bvh_plane_test(na->lo, na->hi, n_A, d_A, mode)) continue;
+    if (bvh_is_leaf(na)) {
+      int k0 = bvh_leaf_begin(na), k1 = bvh_leaf_end(na);
+      int single = k1 - k0 == 1;
+      int k;
+      for (k = k0; k < k1; ++k) {
+        const real *bx = A.box + 6 * k;
+        if (!single && !bvh_plane_test(bx, bx + 3, n_A, d_A, mode)) continue;
+        if (n < cap) out[n] = A.elem[k];
+        if (n < BVH_COUNT_MAX) ++n;
+      }
+      continue;
+    }
+    if (sp + 2 > BVH_STACK1) return -1;
+    st[sp] = na->b;
+    st[sp + 1] = na->a;
+    sp += 2;
+  }
+  return n;
+}
+
+static inline ISO_HD int bvh_plane_count(bvhTree A, vec3 n_A, real d_A, int mode) {
+  return bvh_plane_walk(A, n_A, d_A, mode, (int *)0, 0);
+}
+
+static inline ISO_HD int bvh_plane_emit(bvhTree A, vec3 n_A, real d_A, int mode, int *out,
+                                        int cap) {
+  return bvh_plane_walk(A, n_A, d_A, mode, out, cap);
+}
+
+#endif

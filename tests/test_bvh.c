@@ -1,0 +1,772 @@
+/* Bounding-volume hierarchies (host/bvh.h, kernels/collide/bvh.h) and box tests
+ * (kernels/collide/box.h), against brute force on random soups of boxes, tets and triangles.
+ *
+ * Tolerances. The box tests are exact SAT arithmetic plus padding of ~1e-14 and an |R| epsilon
+ * of 1e-12; brute-force comparisons therefore skip configurations within 1e-9 of touching,
+ * where the two are allowed to differ. Tree queries are compared with a brute-force loop
+ * that runs the very same box test on every element pair, so they must agree exactly. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/bvh.h"
+#include "kernels/collide/box.h"
+#include "kernels/collide/bvh.h"
+#include "kernels/math/transform.h"
+#include "support.h"
+
+static const double PI = 3.14159265358979323846;
+
+static void *xmalloc(size_t bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  cr_assert_not_null(p);
+  return p;
+}
+
+static quat rand_quat(test_rng *r) {
+  quat q = quat_make(test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1),
+                     test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1));
+  return quat_normalize(q);
+}
+
+static xform rand_pose(test_rng *r, double reach) {
+  return xf_make(rand_quat(r), v3(test_rng_uniform(r, -reach, reach),
+                                  test_rng_uniform(r, -reach, reach),
+                                  test_rng_uniform(r, -reach, reach)));
+}
+
+static void rand_box(test_rng *r, double *lo, double *hi) {
+  for (int i = 0; i < 3; ++i) {
+    lo[i] = test_rng_uniform(r, -1, 1);
+    hi[i] = lo[i] + test_rng_uniform(r, 0.01, 1.0);
+  }
+}
+
+/* ---- meshes: element soups --------------------------------------------------------------- */
+
+typedef struct soup {
+  int nvert, nelem, nper; /* nper: 4 tets, 3 triangles */
+  double *vert;           /* (nvert, 3) */
+  int *idx;               /* (nelem, nper) */
+} soup;
+
+/* nelem elements, each nper vertices within `size` of a centre in [-1, 1]^3. */
+static soup make_soup(test_rng *r, int nelem, int nper, double size) {
+  soup s;
+  s.nelem = nelem;
+  s.nper = nper;
+  s.nvert = nelem * nper;
+  s.vert = (double *)xmalloc((size_t)s.nvert * 3 * sizeof(double));
+  s.idx = (int *)xmalloc((size_t)s.nvert * sizeof(int));
+  for (int e = 0; e < nelem; ++e) {
+    double c[3];
+    for (int i = 0; i < 3; ++i) c[i] = test_rng_uniform(r, -1, 1);
+    for (int k = 0; k < nper; ++k) {
+      int v = e * nper + k;
+      for (int i = 0; i < 3; ++i) s.vert[3 * v + i] = c[i] + test_rng_uniform(r, -size, size);
+      s.idx[v] = v;
+    }
+  }
+  return s;
+}
+
+static void soup_free(soup *s) {
+  free(s->vert);
+  free(s->idx);
+}
+
+static bvhHost soup_bvh(const soup *s, int leaf_size) {
+  double *lo = (double *)xmalloc((size_t)s->nelem * 3 * sizeof(double));
+  double *hi = (double *)xmalloc((size_t)s->nelem * 3 * sizeof(double));
+  bvhHost h;
+  isoStatus st = s->nper == 4
+                     ? bvh_elem_bounds_tets(s->vert, s->idx, s->nelem, lo, hi)
+                     : bvh_elem_bounds_tris(s->vert, s->idx, s->nelem, lo, hi);
+  cr_assert_eq(st, ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(bvh_build(lo, hi, s->nelem, leaf_size, &h), ISO_OK, "%s", iso_last_error());
+  free(lo);
+  free(hi);
+  return h;
+}
+
+static vec3 soup_point(const soup *s, int e, int k, xform X) {
+  const double *p = s->vert + 3 * s->idx[e * s->nper + k];
+  return xf_point(X, v3(p[0], p[1], p[2]));
+}
+
+/* ---- exact-enough element overlap (sufficient conditions, away from degeneracy) ----------- */
+
+static double orient(vec3 a, vec3 b, vec3 c, vec3 d) {
+  return v3_dot(v3_cross(v3_sub(b, a), v3_sub(c, a)), v3_sub(d, a));
+}
+
+/* p strictly inside tet t[4] (either orientation), by a margin. */
+static int point_in_tet(const vec3 *t, vec3 p) {
+  double v = orient(t[0], t[1], t[2], t[3]);
+  double tol = 1e-9 * fabs(v);
+  double s0 = orient(p, t[1], t[2], t[3]), s1 = orient(t[0], p, t[2], t[3]);
+  double s2 = orient(t[0], t[1], p, t[3]), s3 = orient(t[0], t[1], t[2], p);
+  if (fabs(v) < 1e-12) return 0;
+  if (v < 0) {
+    s0 = -s0;
+    s1 = -s1;
+    s2 = -s2;
+    s3 = -s3;
+  }
+  return s0 > tol && s1 > tol && s2 > tol && s3 > tol;
+}
+
+/* Segment pq crosses triangle abc at an interior point, by a margin. */
+static int seg_crosses_tri(vec3 p, vec3 q, vec3 a, vec3 b, vec3 c) {
+  const double tol = 1e-12;
+  double sp = orient(a, b, c, p), sq = orient(a, b, c, q);
+  double u = orient(p, q, a, b), v = orient(p, q, b, c), w = orient(p, q, c, a);
+  if (!((sp > tol && sq < -tol) || (sp < -tol && sq > tol))) return 0;
+  return (u > tol && v > tol && w > tol) || (u < -tol && v < -tol && w < -tol);
+}
+
+static const int tet_edge[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+static const int tri_edge[3][2] = {{0, 1}, {1, 2}, {2, 0}};
+
+/* 1 when elements ea of A and eb of B (posed in A by X_AB) certainly intersect. */
+static int elements_intersect(const soup *A, int ea, const soup *B, int eb, xform X_AB) {
+  vec3 pa[4], pb[4];
+  xform I = xf_identity();
+  for (int k = 0; k < A->nper; ++k) pa[k] = soup_point(A, ea, k, I);
+  for (int k = 0; k < B->nper; ++k) pb[k] = soup_point(B, eb, k, X_AB);
+  if (A->nper == 4)
+    for (int k = 0; k < B->nper; ++k)
+      if (point_in_tet(pa, pb[k])) return 1;
+  if (B->nper == 4)
+    for (int k = 0; k < A->nper; ++k)
+      if (point_in_tet(pb, pa[k])) return 1;
+  if (A->nper == 4 && B->nper == 3)
+    for (int k = 0; k < 6; ++k)
+      if (seg_crosses_tri(pa[tet_edge[k][0]], pa[tet_edge[k][1]], pb[0], pb[1], pb[2])) return 1;
+  if (A->nper == 3 && B->nper == 4)
+    for (int k = 0; k < 6; ++k)
+      if (seg_crosses_tri(pb[tet_edge[k][0]], pb[tet_edge[k][1]], pa[0], pa[1], pa[2])) return 1;
+  if (A->nper == 3 && B->nper == 3)
+    for (int k = 0; k < 3; ++k)
+      if (seg_crosses_tri(pa[tri_edge[k][0]], pa[tri_edge[k][1]], pb[0], pb[1], pb[2]) ||
+          seg_crosses_tri(pb[tri_edge[k][0]], pb[tri_edge[k][1]], pa[0], pa[1], pa[2]))
+        return 1;
+  return 0;
+}
+
+/* ---- brute-force references ------------------------------------------------------------ */
+
+/* Padded box of element id from the tree (stored in leaf order). */
+static const double *elem_box(const bvhHost *h, int id) {
+  for (int k = 0; k < h->nelem; ++k)
+    if (h->elem[k] == id) return h->box + 6 * k;
+  cr_assert_fail("element %d not in the tree", id);
+  return NULL;
+}
+
+static int cmp_pair(const void *pa, const void *pb) {
+  const int *a = (const int *)pa, *b = (const int *)pb;
+  if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+  return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Separation of two boxes along axis L (positive: separated), by projecting all corners. */
+static double axis_gap(const vec3 *ca, const vec3 *cb, vec3 L) {
+  double n = v3_norm(L), amin = HUGE_VAL, amax = -HUGE_VAL, bmin = HUGE_VAL, bmax = -HUGE_VAL;
+  for (int k = 0; k < 8; ++k) {
+    double x = v3_dot(ca[k], L) / n, y = v3_dot(cb[k], L) / n;
+    if (x < amin) amin = x;
+    if (x > amax) amax = x;
+    if (y < bmin) bmin = y;
+    if (y > bmax) bmax = y;
+  }
+  return fmax(bmin - amax, amin - bmax);
+}
+
+static void corners(const double *lo, const double *hi, xform X, vec3 *c) {
+  for (int k = 0; k < 8; ++k)
+    c[k] = xf_point(X, v3((k & 1) ? hi[0] : lo[0], (k & 2) ? hi[1] : lo[1],
+                          (k & 4) ? hi[2] : lo[2]));
+}
+
+/* Largest gap over the 15 SAT axes (skipping degenerate cross products); *only_cross is set
+ * when the face axes all overlap but a cross axis separates. */
+static double sat_gap(const double *lo_a, const double *hi_a, const double *lo_b,
+                      const double *hi_b, xform X_AB, int *only_cross) {
+  vec3 ca[8], cb[8], ua[3], ub[3];
+  double face = -HUGE_VAL, cross = -HUGE_VAL;
+  corners(lo_a, hi_a, xf_identity(), ca);
+  corners(lo_b, hi_b, X_AB, cb);
+  ua[0] = v3(1, 0, 0);
+  ua[1] = v3(0, 1, 0);
+  ua[2] = v3(0, 0, 1);
+  for (int i = 0; i < 3; ++i) ub[i] = xf_vector(X_AB, ua[i]);
+  for (int i = 0; i < 3; ++i) {
+    face = fmax(face, axis_gap(ca, cb, ua[i]));
+    face = fmax(face, axis_gap(ca, cb, ub[i]));
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      vec3 L = v3_cross(ua[i], ub[j]);
+      if (v3_norm(L) > 1e-6) cross = fmax(cross, axis_gap(ca, cb, L));
+    }
+  if (only_cross) *only_cross = face <= 0 && cross > 0;
+  return fmax(face, cross);
+}
+
+/* Sorted element-id pairs whose padded element boxes overlap under box_overlap_obb. */
+static int brute_pairs(const bvhHost *A, const bvhHost *B, xform X_AB, int *pairs) {
+  int n = 0;
+  for (int i = 0; i < A->nelem; ++i) {
+    const double *ba = elem_box(A, i);
+    for (int j = 0; j < B->nelem; ++j) {
+      const double *bb = elem_box(B, j);
+      if (box_overlap_obb(ba, ba + 3, bb, bb + 3, X_AB)) {
+        pairs[2 * n] = i;
+        pairs[2 * n + 1] = j;
+        ++n;
+      }
+    }
+  }
+  return n;
+}
+
+/* ---- box tests ----------------------------------------------------------------------------- */
+
+Test(box, obb_matches_brute_force_sat) {
+  test_rng r = {42};
+  int over = 0, sep = 0, cross_only = 0, sampled = 0;
+  for (int t = 0; t < 20000; ++t) {
+    double lo_a[3], hi_a[3], lo_b[3], hi_b[3];
+    rand_box(&r, lo_a, hi_a);
+    rand_box(&r, lo_b, hi_b);
+    xform X = rand_pose(&r, 0.5);
+    int oc = 0;
+    double gap = sat_gap(lo_a, hi_a, lo_b, hi_b, X, &oc);
+    int got = box_overlap_obb(lo_a, hi_a, lo_b, hi_b, X);
+    if (gap > 1e-9) {
+      cr_assert_eq(got, 0, "case %d: gap %g but reported overlapping", t, gap);
+      ++sep;
+      cross_only += oc;
+    } else if (gap < -1e-9) {
+      cr_assert_eq(got, 1, "case %d: penetration %g but reported separated", t, -gap);
+      ++over;
+    }
+    /* a point in both boxes forces overlap */
+    for (int s = 0; s < 4; ++s) {
+      vec3 p = v3(test_rng_uniform(&r, lo_a[0], hi_a[0]), test_rng_uniform(&r, lo_a[1], hi_a[1]),
+                  test_rng_uniform(&r, lo_a[2], hi_a[2]));
+      vec3 q = xf_inv_point(X, p);
+      if (q.x >= lo_b[0] && q.x <= hi_b[0] && q.y >= lo_b[1] && q.y <= hi_b[1] &&
+          q.z >= lo_b[2] && q.z <= hi_b[2]) {
+        cr_assert_eq(got, 1, "case %d: common point but reported separated", t);
+        ++sampled;
+      }
+    }
+  }
+  /* the sample must exercise all three outcomes, including edge-edge-only separation */
+  cr_assert_gt(over, 1000, "over %d sep %d cross %d sampled %d", over, sep, cross_only, sampled);
+  cr_assert_gt(sep, 1000);
+  cr_assert_gt(cross_only, 10, "only %d cases separated by an edge axis alone", cross_only);
+  cr_assert_gt(sampled, 100);
+}
+
+Test(box, obb_known_cases) {
+  double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+  double clo[3] = {-1, -1, -1}, chi[3] = {1, 1, 1};
+  xform X = xf_identity();
+  /* touching faces overlap; a gap of 1e-9 separates */
+  X.p = v3(1, 0, 0);
+  cr_assert(box_overlap_obb(lo, hi, lo, hi, X));
+  X.p = v3(1 + 1e-9, 0, 0);
+  cr_assert_not(box_overlap_obb(lo, hi, lo, hi, X));
+  /* touching along an edge and at a corner */
+  X.p = v3(1, 1, 0);
+  cr_assert(box_overlap_obb(lo, hi, lo, hi, X));
+  X.p = v3(1, 1, 1);
+  cr_assert(box_overlap_obb(lo, hi, lo, hi, X));
+  X.p = v3(1 + 1e-9, 1 + 1e-9, 1);
+  cr_assert_not(box_overlap_obb(lo, hi, lo, hi, X));
+  /* rotated 45° about z: b's corner reaches √2 along x */
+  X.q = quat_from_axis_angle(v3(0, 0, 1), PI / 4);
+  X.p = v3(1 + sqrt(2.0) - 1e-9, 0, 0);
+  cr_assert(box_overlap_obb(clo, chi, clo, chi, X));
+  X.p = v3(1 + sqrt(2.0) + 1e-9, 0, 0);
+  cr_assert_not(box_overlap_obb(clo, chi, clo, chi, X));
+  /* parallel edges (R = identity, and 90° turns whose R has 6e-17 entries): the degenerate
+   * cross axes must not separate overlapping boxes, and face axes still separate */
+  for (int turn = 0; turn < 4; ++turn) {
+    X.q = quat_from_axis_angle(v3(0, 0, 1), turn * PI / 2);
+    X.p = v3(1.5, 1.5, 0);
+    cr_assert(box_overlap_obb(clo, chi, clo, chi, X), "turn %d", turn);
+    X.p = v3(2 - 1e-9, 2 - 1e-9, 2 - 1e-9);
+    cr_assert(box_overlap_obb(clo, chi, clo, chi, X), "turn %d", turn);
+    X.p = v3(2 + 1e-9, 0.3, -0.7);
+    cr_assert_not(box_overlap_obb(clo, chi, clo, chi, X), "turn %d", turn);
+    X.p = v3(1e3, 1e3, 0); /* far apart along a diagonal */
+    cr_assert_not(box_overlap_obb(clo, chi, clo, chi, X), "turn %d", turn);
+  }
+  /* parallel edges with rounding noise in R: long thin boxes overlapping end to end, R the
+   * identity but for one 1e-16 entry that has no transposed partner (as rounding leaves it).
+   * On the degenerate axis A2 × B2 the projected gap is 15e-16 against radii 10e-16: noise
+   * that only the |R| epsilon keeps from "separating" the pair */
+  {
+    double llo[3] = {-10, -0.01, -0.01}, lhi[3] = {10, 0.01, 0.01};
+    mat3 R = m3_identity();
+    boxRel rel;
+    R.m[1][2] = 1e-16;
+    rel = box_rel_from_m3(R, v3(15, 0, 0));
+    cr_assert(box_overlap_rel(llo, lhi, llo, lhi, &rel));
+    rel = box_rel_from_m3(R, v3(20 + 1e-9, 0, 0));
+    cr_assert_not(box_overlap_rel(llo, lhi, llo, lhi, &rel));
+  }
+  /* thin plates crossed at right angles (edge-edge contact of flat boxes) */
+  {
+    double plo[3] = {-1, -1e-3, -1e-3}, phi[3] = {1, 1e-3, 1e-3};
+    X.q = quat_from_axis_angle(v3(0, 0, 1), PI / 2);
+    X.p = v3(0, 0, 2e-3 - 1e-9);
+    cr_assert(box_overlap_obb(plo, phi, plo, phi, X));
+    X.p = v3(0, 0, 2e-3 + 1e-9);
+    cr_assert_not(box_overlap_obb(plo, phi, plo, phi, X));
+  }
+  /* an edge-edge separation no face axis finds: b is the cube turned 45° about x, then 45°
+   * about z, moved along (1, 0, 1); its edge touches a's edge at s = 2 */
+  {
+    quat q = quat_mul(quat_from_axis_angle(v3(0, 0, 1), PI / 4),
+                      quat_from_axis_angle(v3(1, 0, 0), PI / 4));
+    int oc = 0;
+    X.q = q;
+    X.p = v3(2.1, 0, 2.1);
+    cr_assert_gt(sat_gap(clo, chi, clo, chi, X, &oc), 0.1);
+    cr_assert_eq(oc, 1, "only an edge axis separates this pair");
+    cr_assert_not(box_overlap_obb(clo, chi, clo, chi, X));
+    X.p = v3(2, 0, 2);
+    cr_assert(box_overlap_obb(clo, chi, clo, chi, X), "touching edges overlap");
+    X.p = v3(1.95, 0, 1.95);
+    cr_assert(box_overlap_obb(clo, chi, clo, chi, X));
+  }
+}
+
+Test(box, plane_and_halfspace) {
+  test_rng r = {42};
+  int n_str = 0, n_in = 0, n_out = 0;
+  for (int t = 0; t < 20000; ++t) {
+    double lo[3], hi[3];
+    rand_box(&r, lo, hi);
+    vec3 n = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1),
+                             test_rng_uniform(&r, -1, 1)));
+    double d = test_rng_uniform(&r, -1.5, 1.5);
+    vec3 c[8];
+    double mn = HUGE_VAL, mx = -HUGE_VAL;
+    corners(lo, hi, xf_identity(), c);
+    for (int k = 0; k < 8; ++k) {
+      mn = fmin(mn, v3_dot(n, c[k]));
+      mx = fmax(mx, v3_dot(n, c[k]));
+    }
+    int str = box_plane_straddle(lo, hi, n, d), in = box_halfspace_overlap(lo, hi, n, d);
+    if (mn < d - 1e-9 && mx > d + 1e-9) {
+      cr_assert(str && in, "case %d", t);
+      ++n_str;
+    } else if (mx < d - 1e-9) {
+      cr_assert(!str && in, "case %d", t);
+      ++n_in;
+    } else if (mn > d + 1e-9) {
+      cr_assert(!str && !in, "case %d", t);
+      ++n_out;
+    }
+  }
+  cr_assert(n_str > 1000 && n_in > 1000 && n_out > 1000);
+  /* touching */
+  {
+    double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
+    cr_assert(box_plane_straddle(lo, hi, v3(0, 0, 1), 1.0));
+    cr_assert(box_halfspace_overlap(lo, hi, v3(0, 0, 1), 0.0));
+    cr_assert(box_halfspace_overlap(lo, hi, v3(0, 0, -1), -1.0));
+    cr_assert_not(box_halfspace_overlap(lo, hi, v3(0, 0, 1), -1e-12));
+    cr_assert_not(box_plane_straddle(lo, hi, v3(0, 0, 1), 1.0 + 1e-12));
+  }
+}
+
+Test(box, transform_aabb) {
+  test_rng r = {42};
+  for (int t = 0; t < 5000; ++t) {
+    double lo[3], hi[3], wlo[3], whi[3];
+    rand_box(&r, lo, hi);
+    xform X = rand_pose(&r, 10);
+    vec3 c[8];
+    box_transform_aabb(lo, hi, X, wlo, whi);
+    corners(lo, hi, X, c);
+    for (int i = 0; i < 3; ++i) {
+      double mn = HUGE_VAL, mx = -HUGE_VAL;
+      for (int k = 0; k < 8; ++k) {
+        mn = fmin(mn, v3_get(c[k], i));
+        mx = fmax(mx, v3_get(c[k], i));
+      }
+      /* contains every corner, and tight to the padding (~1e-14) plus rounding */
+      cr_assert(wlo[i] <= mn && whi[i] >= mx, "case %d axis %d", t, i);
+      cr_assert(mn - wlo[i] < 1e-12 && whi[i] - mx < 1e-12, "case %d axis %d", t, i);
+    }
+  }
+  {
+    double lo[3] = {1, 0, 0}, hi[3] = {0, 1, 1}, wlo[3], whi[3];
+    box_transform_aabb(lo, hi, xf_identity(), wlo, whi);
+    cr_assert(isinf(wlo[0]) && wlo[0] > 0 && isinf(whi[2]) && whi[2] < 0);
+  }
+}
+
+/* ---- build ---------------------------------------------------------------------------------- */
+
+static int ceil_log2(int n) {
+  int d = 0;
+  while ((1 << d) < n) ++d;
+  return d;
+}
+
+/* Structural invariants of a built tree over element bounds lo/hi. */
+static void check_tree(const bvhHost *h, const double *lo, const double *hi, int nelem,
+                       int leaf_size) {
+  int *seen = (int *)calloc((size_t)nelem + 1, sizeof(int));
+  int next = 0, nleaf = 0;
+  cr_assert_eq(h->nelem, nelem);
+  cr_assert_eq(h->leaf_size, leaf_size);
+  cr_assert_leq(h->depth, BVH_MAX_DEPTH);
+  cr_assert_leq(h->depth, ceil_log2((nelem + leaf_size - 1) / leaf_size));
+  for (int k = 0; k < nelem; ++k) {
+    int id = h->elem[k];
+    cr_assert(id >= 0 && id < nelem);
+    cr_assert_eq(seen[id], 0, "element %d appears twice", id);
+    seen[id] = 1;
+    /* stored box = padded input box */
+    double plo[3], phi[3];
+    box_pad(lo + 3 * id, hi + 3 * id, plo, phi);
+    cr_assert(memcmp(plo, h->box + 6 * k, sizeof plo) == 0);
+    cr_assert(memcmp(phi, h->box + 6 * k + 3, sizeof phi) == 0);
+    for (int i = 0; i < 3; ++i) cr_assert(plo[i] < lo[3 * id + i] && phi[i] > hi[3 * id + i]);
+  }
+  for (int i = 0; i < h->nnode; ++i) {
+    const bvhNode *nd = h->node + i;
+    if (bvh_is_leaf(nd)) {
+      int k0 = bvh_leaf_begin(nd), k1 = bvh_leaf_end(nd);
+      ++nleaf;
+      cr_assert_eq(k0, next, "leaves must cover the elements in order");
+      cr_assert(k1 - k0 >= 1 && k1 - k0 <= leaf_size, "leaf %d holds %d", i, k1 - k0);
+      next = k1;
+      for (int k = k0; k < k1; ++k)
+        for (int a = 0; a < 3; ++a)
+          cr_assert(nd->lo[a] <= h->box[6 * k + a] && nd->hi[a] >= h->box[6 * k + 3 + a]);
+    } else {
+      cr_assert_eq(nd->a, i + 1, "pre-order: first child follows its parent");
+      cr_assert(nd->b > nd->a && nd->b < h->nnode);
+      for (int c = 0; c < 2; ++c) {
+        const bvhNode *ch = h->node + (c ? nd->b : nd->a);
+        for (int a = 0; a < 3; ++a) cr_assert(nd->lo[a] <= ch->lo[a] && nd->hi[a] >= ch->hi[a]);
+      }
+    }
+  }
+  cr_assert_eq(next, nelem);
+  cr_assert_eq(h->nnode, 2 * nleaf - 1);
+  free(seen);
+}
+
+Test(bvh, build_invariants) {
+  static const int sizes[] = {1, 2, 3, 4, 5, 7, 100, 1000, 4097};
+  test_rng r = {42};
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s)
+    for (int leaf = 1; leaf <= 3; ++leaf) {
+      int n = sizes[s];
+      soup m = make_soup(&r, n, leaf == 1 ? 4 : 3, 0.1);
+      double *lo = (double *)xmalloc((size_t)n * 3 * sizeof(double));
+      double *hi = (double *)xmalloc((size_t)n * 3 * sizeof(double));
+      bvhHost h;
+      cr_assert_eq(m.nper == 4 ? bvh_elem_bounds_tets(m.vert, m.idx, n, lo, hi)
+                               : bvh_elem_bounds_tris(m.vert, m.idx, n, lo, hi),
+                   ISO_OK);
+      cr_assert_eq(bvh_build(lo, hi, n, leaf, &h), ISO_OK, "%s", iso_last_error());
+      check_tree(&h, lo, hi, n, leaf);
+      bvh_free(&h);
+      cr_assert_null(h.node);
+      free(lo);
+      free(hi);
+      soup_free(&m);
+    }
+}
+
+Test(bvh, build_deterministic) {
+  test_rng r = {42};
+  soup m = make_soup(&r, 2000, 3, 0.2);
+  bvhHost h1 = soup_bvh(&m, 3), h2 = soup_bvh(&m, 3);
+  cr_assert_eq(h1.nnode, h2.nnode);
+  cr_assert_eq(h1.depth, h2.depth);
+  cr_assert(memcmp(h1.node, h2.node, (size_t)h1.nnode * sizeof(bvhNode)) == 0);
+  cr_assert(memcmp(h1.elem, h2.elem, (size_t)h1.nelem * sizeof(int)) == 0);
+  cr_assert(memcmp(h1.box, h2.box, (size_t)h1.nelem * 6 * sizeof(double)) == 0);
+  bvh_free(&h1);
+  bvh_free(&h2);
+  soup_free(&m);
+}
+
+Test(bvh, elem_bounds) {
+  const double vert[] = {0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, -1, 5, 7};
+  const int tet[] = {0, 1, 2, 3, 4, 1, 2, 3};
+  const int tri[] = {4, 0, 1};
+  double lo[6], hi[6];
+  cr_assert_eq(bvh_elem_bounds_tets(vert, tet, 2, lo, hi), ISO_OK);
+  cr_assert(lo[0] == 0 && lo[1] == 0 && lo[2] == 0 && hi[0] == 1 && hi[1] == 2 && hi[2] == 3);
+  cr_assert(lo[3] == -1 && lo[4] == 0 && lo[5] == 0 && hi[3] == 1 && hi[4] == 5 && hi[5] == 7);
+  cr_assert_eq(bvh_elem_bounds_tris(vert, tri, 1, lo, hi), ISO_OK);
+  cr_assert(lo[0] == -1 && lo[1] == 0 && lo[2] == 0 && hi[0] == 1 && hi[1] == 5 && hi[2] == 7);
+  {
+    const int bad_tet[] = {0, 1, 2, 3, 0, 1, -2, 3};
+    cr_assert_eq(bvh_elem_bounds_tets(vert, bad_tet, 2, lo, hi), ISO_ERR_INVALID);
+    cr_assert(strstr(iso_last_error(), "tetrahedron 1") != NULL, "%s", iso_last_error());
+  }
+  cr_assert_eq(bvh_elem_bounds_tris(vert, tri, 1, NULL, hi), ISO_ERR_NULL);
+  cr_assert_eq(bvh_elem_bounds_tris(NULL, NULL, 0, NULL, NULL), ISO_OK);
+  {
+    /* a non-finite vertex gives non-finite bounds, which the build refuses */
+    double bad[15];
+    memcpy(bad, vert, sizeof bad);
+    bad[13] = NAN;
+    cr_assert_eq(bvh_elem_bounds_tris(bad, tri, 1, lo, hi), ISO_OK);
+    bvhHost h;
+    cr_assert_eq(bvh_build(lo, hi, 1, 3, &h), ISO_ERR_INVALID);
+  }
+}
+
+Test(bvh, degenerate_inputs) {
+  bvhHost h, keep;
+  double lo[3 * 64], hi[3 * 64];
+  int out_a[4096], out_b[4096];
+  /* nelem 0: an empty tree, and every query finds nothing */
+  cr_assert_eq(bvh_build(NULL, NULL, 0, 1, &h), ISO_OK);
+  cr_assert(h.nnode == 0 && h.nelem == 0 && h.node == NULL && h.elem == NULL && h.box == NULL);
+  {
+    bvhTree t = bvh_host_view(&h);
+    double wlo[3], whi[3];
+    cr_assert_eq(bvh_pairs_count(t, t, xf_identity()), 0);
+    cr_assert_eq(bvh_plane_count(t, v3(0, 0, 1), 0, BVH_PLANE_INSIDE), 0);
+    bvh_root_box(t, xf_identity(), wlo, whi);
+    cr_assert(wlo[0] > whi[0]);
+  }
+  bvh_free(&h);
+  /* one element: a single leaf */
+  for (int i = 0; i < 3; ++i) {
+    lo[i] = -1;
+    hi[i] = 1;
+  }
+  cr_assert_eq(bvh_build(lo, hi, 1, 1, &h), ISO_OK);
+  cr_assert(h.nnode == 1 && h.depth == 0 && h.elem[0] == 0 && bvh_is_leaf(h.node));
+  {
+    bvhTree t = bvh_host_view(&h);
+    cr_assert_eq(bvh_pairs_emit(t, t, xf_identity(), out_a, out_b, 4), 1);
+    cr_assert(out_a[0] == 0 && out_b[0] == 0);
+  }
+  bvh_free(&h);
+  /* 64 identical elements: still median splits, depth log2(64), all 64² pairs */
+  for (int e = 0; e < 64; ++e)
+    for (int i = 0; i < 3; ++i) {
+      lo[3 * e + i] = 0.5;
+      hi[3 * e + i] = 0.75;
+    }
+  cr_assert_eq(bvh_build(lo, hi, 64, 1, &h), ISO_OK);
+  check_tree(&h, lo, hi, 64, 1);
+  cr_assert_eq(h.depth, 6);
+  for (int k = 0; k < 64; ++k) cr_assert_eq(h.elem[k], k, "ties are broken by element id");
+  {
+    bvhTree t = bvh_host_view(&h);
+    cr_assert_eq(bvh_pairs_count(t, t, xf_identity()), 64 * 64);
+    cr_assert_eq(bvh_pairs_emit(t, t, xf_identity(), out_a, out_b, 4096), 64 * 64);
+  }
+  /* bad input is refused and leaves *out untouched */
+  keep = h;
+  cr_assert_eq(bvh_build(lo, hi, -1, 1, &h), ISO_ERR_INVALID);
+  cr_assert_eq(bvh_build(lo, hi, 64, 0, &h), ISO_ERR_INVALID);
+  cr_assert_eq(bvh_build(NULL, hi, 64, 1, &h), ISO_ERR_NULL);
+  cr_assert_eq(bvh_build(lo, hi, 64, 1, NULL), ISO_ERR_NULL);
+  lo[3 * 17 + 1] = 0.8; /* lo > hi */
+  cr_assert_eq(bvh_build(lo, hi, 64, 1, &h), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "element 17") != NULL, "%s", iso_last_error());
+  lo[3 * 17 + 1] = INFINITY;
+  cr_assert_eq(bvh_build(lo, hi, 64, 1, &h), ISO_ERR_INVALID);
+  cr_assert(memcmp(&keep, &h, sizeof h) == 0);
+  bvh_free(&h);
+  bvh_free(NULL);
+}
+
+/* ---- tree against tree ---------------------------------------------------------------------- */
+
+/* Check every claim about bvh_pairs_* for trees over soups A and B at pose X_AB. */
+static void check_pairs(const soup *sa, const bvhHost *A, const soup *sb, const bvhHost *B,
+                        xform X_AB, int *n_actual) {
+  int cap = sa->nelem * sb->nelem;
+  int *ea = (int *)xmalloc((size_t)cap * sizeof(int));
+  int *eb = (int *)xmalloc((size_t)cap * sizeof(int));
+  int *ea2 = (int *)xmalloc((size_t)cap * sizeof(int));
+  int *eb2 = (int *)xmalloc((size_t)cap * sizeof(int));
+  int *got = (int *)xmalloc((size_t)cap * 2 * sizeof(int));
+  int *want = (int *)xmalloc((size_t)cap * 2 * sizeof(int));
+  bvhTree ta = bvh_host_view(A), tb = bvh_host_view(B);
+  int count = bvh_pairs_count(ta, tb, X_AB);
+  int n = bvh_pairs_emit(ta, tb, X_AB, ea, eb, cap);
+  int nb = brute_pairs(A, B, X_AB, want);
+  cr_assert_eq(count, n);
+  cr_assert_eq(n, nb, "tree found %d pairs, brute force %d", n, nb);
+  /* same set (sorted lists equal, so also no duplicates) */
+  for (int k = 0; k < n; ++k) {
+    got[2 * k] = ea[k];
+    got[2 * k + 1] = eb[k];
+  }
+  qsort(got, (size_t)n, 2 * sizeof(int), cmp_pair);
+  cr_assert(memcmp(got, want, (size_t)n * 2 * sizeof(int)) == 0, "pair sets differ");
+  for (int k = 1; k < n; ++k) cr_assert(cmp_pair(got + 2 * (k - 1), got + 2 * k) < 0);
+  /* superset of the element pairs that certainly intersect */
+  for (int i = 0; i < sa->nelem; ++i)
+    for (int j = 0; j < sb->nelem; ++j)
+      if (elements_intersect(sa, i, sb, j, X_AB)) {
+        int key[2] = {i, j};
+        cr_assert_not_null(bsearch(key, got, (size_t)n, 2 * sizeof(int), cmp_pair),
+                           "intersecting elements (%d, %d) not emitted", i, j);
+        ++*n_actual;
+      }
+  /* order: identical on a second run, and a capped run writes exactly the prefix */
+  cr_assert_eq(bvh_pairs_emit(ta, tb, X_AB, ea2, eb2, cap), n);
+  cr_assert(memcmp(ea, ea2, (size_t)n * sizeof(int)) == 0);
+  cr_assert(memcmp(eb, eb2, (size_t)n * sizeof(int)) == 0);
+  {
+    int small = n / 3;
+    for (int k = 0; k < cap; ++k) ea2[k] = eb2[k] = -7;
+    cr_assert_eq(bvh_pairs_emit(ta, tb, X_AB, ea2, eb2, small), n);
+    cr_assert(memcmp(ea, ea2, (size_t)small * sizeof(int)) == 0);
+    cr_assert(memcmp(eb, eb2, (size_t)small * sizeof(int)) == 0);
+    for (int k = small; k < cap; ++k) cr_assert(ea2[k] == -7 && eb2[k] == -7, "wrote past cap");
+    cr_assert_eq(bvh_pairs_emit(ta, tb, X_AB, NULL, NULL, 0), n);
+  }
+  free(ea);
+  free(eb);
+  free(ea2);
+  free(eb2);
+  free(got);
+  free(want);
+}
+
+static void pairs_case(int nper_a, int leaf_a, int nper_b, int leaf_b, uint64_t seed) {
+  test_rng r = {seed};
+  soup sa = make_soup(&r, 300, nper_a, 0.15), sb = make_soup(&r, 250, nper_b, 0.15);
+  bvhHost A = soup_bvh(&sa, leaf_a), B = soup_bvh(&sb, leaf_b);
+  int n_actual = 0;
+  for (int t = 0; t < 12; ++t) check_pairs(&sa, &A, &sb, &B, rand_pose(&r, 1.0), &n_actual);
+  cr_assert_gt(n_actual, 100, "too few intersecting pairs (%d) to test the superset", n_actual);
+  /* a tree against itself at the identity pairs every element with itself */
+  {
+    bvhTree t = bvh_host_view(&A);
+    int n = bvh_pairs_count(t, t, xf_identity());
+    int *ea = (int *)xmalloc((size_t)n * sizeof(int));
+    int *eb = (int *)xmalloc((size_t)n * sizeof(int));
+    int *self = (int *)calloc((size_t)A.nelem, sizeof(int));
+    cr_assert_eq(bvh_pairs_emit(t, t, xf_identity(), ea, eb, n), n);
+    for (int k = 0; k < n; ++k)
+      if (ea[k] == eb[k]) self[ea[k]]++;
+    for (int e = 0; e < A.nelem; ++e) cr_assert_eq(self[e], 1, "element %d", e);
+    free(ea);
+    free(eb);
+    free(self);
+  }
+  bvh_free(&A);
+  bvh_free(&B);
+  soup_free(&sa);
+  soup_free(&sb);
+}
+
+Test(bvh, pairs_tet_tet) { pairs_case(4, 1, 4, 1, 42); }
+Test(bvh, pairs_tri_tet) { pairs_case(3, 3, 4, 1, 43); }
+Test(bvh, pairs_tet_tri) { pairs_case(4, 1, 3, 3, 44); }
+Test(bvh, pairs_tri_tri) { pairs_case(3, 3, 3, 2, 45); }
+
+/* ---- tree against plane / half-space -------------------------------------------------------- */
+
+static void check_plane(const soup *s, const bvhHost *h, vec3 n_A, double d_A, int mode,
+                        int *n_actual) {
+  int cap = s->nelem;
+  int *out = (int *)xmalloc((size_t)cap * sizeof(int));
+  int *out2 = (int *)xmalloc((size_t)cap * sizeof(int));
+  char *hit = (char *)calloc((size_t)cap, 1);
+  bvhTree t = bvh_host_view(h);
+  int count = bvh_plane_count(t, n_A, d_A, mode);
+  int n = bvh_plane_emit(t, n_A, d_A, mode, out, cap);
+  int nb = 0;
+  cr_assert_eq(count, n);
+  for (int k = 0; k < n; ++k) {
+    cr_assert_eq(hit[out[k]], 0, "element %d emitted twice", out[k]);
+    hit[out[k]] = 1;
+  }
+  for (int e = 0; e < s->nelem; ++e) {
+    const double *bx = elem_box(h, e);
+    int want = mode == BVH_PLANE_INSIDE ? box_halfspace_overlap(bx, bx + 3, n_A, d_A)
+                                        : box_plane_straddle(bx, bx + 3, n_A, d_A);
+    cr_assert_eq(hit[e], want, "element %d: tree %d, brute force %d", e, hit[e], want);
+    nb += want;
+    /* superset of the elements that certainly cross the plane / reach into the half-space */
+    {
+      int below = 0, above = 0;
+      for (int k = 0; k < s->nper; ++k) {
+        double hgt = v3_dot(n_A, soup_point(s, e, k, xf_identity())) - d_A;
+        below += hgt < -1e-12;
+        above += hgt > 1e-12;
+      }
+      if ((mode == BVH_PLANE_INSIDE && below) || (below && above)) {
+        cr_assert(hit[e], "element %d reaches the %s but was not emitted", e,
+                  mode == BVH_PLANE_INSIDE ? "half-space" : "plane");
+        ++*n_actual;
+      }
+    }
+  }
+  cr_assert_eq(n, nb);
+  /* order: repeatable, and capped runs write exactly the prefix */
+  cr_assert_eq(bvh_plane_emit(t, n_A, d_A, mode, out2, cap), n);
+  cr_assert(memcmp(out, out2, (size_t)n * sizeof(int)) == 0);
+  for (int k = 0; k < cap; ++k) out2[k] = -7;
+  cr_assert_eq(bvh_plane_emit(t, n_A, d_A, mode, out2, n / 2), n);
+  cr_assert(memcmp(out, out2, (size_t)(n / 2) * sizeof(int)) == 0);
+  for (int k = n / 2; k < cap; ++k) cr_assert_eq(out2[k], -7, "wrote past cap");
+  free(out);
+  free(out2);
+  free(hit);
+}
+
+Test(bvh, plane_queries) {
+  test_rng r = {42};
+  for (int nper = 3; nper <= 4; ++nper) {
+    soup s = make_soup(&r, 800, nper, 0.15);
+    bvhHost h = soup_bvh(&s, nper == 4 ? 1 : 3);
+    int n_actual[2] = {0, 0};
+    for (int t = 0; t < 20; ++t) {
+      vec3 n = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1),
+                               test_rng_uniform(&r, -1, 1)));
+      double d = test_rng_uniform(&r, -0.8, 0.8);
+      check_plane(&s, &h, n, d, BVH_PLANE_STRADDLE, &n_actual[0]);
+      check_plane(&s, &h, n, d, BVH_PLANE_INSIDE, &n_actual[1]);
+    }
+    cr_assert(n_actual[0] > 100 && n_actual[1] > 100);
+    cr_assert_eq(bvh_plane_count(bvh_host_view(&h), v3(0, 0, 1), 0, 7), -1, "unknown mode");
+    bvh_free(&h);
+    soup_free(&s);
+  }
+}
+
+Test(bvh, root_box_contains_posed_mesh) {
+  test_rng r = {42};
+  soup s = make_soup(&r, 500, 4, 0.1);
+  bvhHost h = soup_bvh(&s, 1);
+  for (int t = 0; t < 50; ++t) {
+    xform X = rand_pose(&r, 5);
+    double lo[3], hi[3];
+    bvh_root_box(bvh_host_view(&h), X, lo, hi);
+    for (int v = 0; v < s.nvert; ++v) {
+      vec3 p = xf_point(X, v3(s.vert[3 * v], s.vert[3 * v + 1], s.vert[3 * v + 2]));
+      for (int i = 0; i < 3; ++i) cr_assert(v3_get(p, i) >= lo[i] && v3_get(p, i) <= hi[i]);
+    }
+  }
+  bvh_free(&h);
+  soup_free(&s);
+}
