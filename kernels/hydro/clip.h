@@ -1,0 +1,127 @@
+/* Sutherland–Hodgman clipping of a convex polygon by half-spaces, and Drake's removal of nearly
+ * duplicate vertices.
+ *
+ * Place in the pipeline: narrow phase (stage 4). The sliced polygon of a tet–tet pair is clipped
+ * by the 4 faces of tet N (drake_algorithms §2.1 step 4), a rigid triangle by the 4 faces of a
+ * compliant tet (§2.2), a rigid triangle by a compliant half-space (§2.4).
+ *
+ * Conventions:
+ *  - A half-space is {x : dist(x) <= 0}; a vertex with signed distance <= 0 is kept (§2.1 step 4,
+ *    §2.2 "signed distance <= 0 is inside"), so points exactly on the boundary stay.
+ *  - Where the sign changes between the previous vertex B and the current vertex A, the crossing
+ *    point is wa·A + (1 − wa)·B with wa = s_B/(s_B − s_A) (§2.1 step 4, §2.2), emitted in the
+ *    order of Drake's ClipPolygonByHalfSpace: crossing before A when entering, crossing alone
+ *    when leaving. Clipping preserves the winding of the input.
+ *  - Tet faces: face f is opposite vertex f, with the outward-winding triples of mesh_recipes §6
+ *    (0: (1,2,3), 1: (0,3,2), 2: (0,1,3), 3: (0,2,1)); the half-space normal is the unit
+ *    right-hand normal of the triple, through its first vertex. These are exactly the negated
+ *    inward normals the tet–tet clipper uses (§6), so one helper serves §2.1 and §2.2.
+ *    Deviation from Drake, for inverted (deformed) tets only: the normals are multiplied by the
+ *    sign of the tet's signed volume, so an inverted tet clips to its geometric interior instead
+ *    of to nothing; a flat tet (signed volume exactly 0) clips everything away.
+ *  - RemoveNearlyDuplicateVertices (§2.1, mesh_intersection.cc): squared distance < 1e-28
+ *    absolute (§8), consecutive near duplicates dropped like std::unique (each vertex compared with
+ *    the last kept one), then, if >= 3 remain and the last is near the first, the last is popped
+ *    (once).
+ *
+ * Buffers: HYDRO_CLIP_CAP vertices. In exact arithmetic a convex n-gon clipped by one half-space
+ * has at most n + 1 vertices, so the 4 clips of a triangle or a 4-gon stay <= 8; the headroom only
+ * absorbs spurious sign changes from rounding, which the final duplicate removal merges. If it
+ * is ever exceeded the clip reports -1 and the pair is treated as empty. */
+#ifndef ISO_KERNELS_HYDRO_CLIP_H
+#define ISO_KERNELS_HYDRO_CLIP_H
+
+#include "kernels/core.h"
+#include "kernels/math/vec3.h"
+
+#define HYDRO_DUP_DIST2 1e-28 /* (1e-14 m)², absolute (§8) */
+#define HYDRO_CLIP_CAP 16
+
+/* RemoveNearlyDuplicateVertices on v[0..n) (and the scalars q alongside, when q is not NULL).
+ * Returns the new count. */
+static inline ISO_HD int hydro_remove_near_duplicates(vec3 *v, real *q, int n) {
+  int i, m = 0;
+  for (i = 0; i < n; ++i) {
+    if (m == 0 || !(v3_norm2(v3_sub(v[i], v[m - 1])) < (real)HYDRO_DUP_DIST2)) {
+      v[m] = v[i];
+      if (q) q[m] = q[i];
+      ++m;
+    }
+  }
+  if (m >= 3 && v3_norm2(v3_sub(v[0], v[m - 1])) < (real)HYDRO_DUP_DIST2) --m;
+  return m;
+}
+
+/* Clip polygon in[0..n) by the half-space {dist <= 0}, given each vertex's signed distance
+ * dist[i]. Writes at most cap vertices to out; returns the count, or -1 when cap would be
+ * exceeded. in and out must not overlap. */
+static inline ISO_HD int hydro_clip_by_dist(const vec3 *in, const real *dist, int n, vec3 *out, int cap) {
+  int i, m = 0;
+  for (i = 0; i < n; ++i) {
+    const int j = (i + n - 1) % n; /* previous vertex */
+    const int cur_in = dist[i] <= (real)0;
+    const int prev_in = dist[j] <= (real)0;
+    if (cur_in != prev_in) {
+      /* wa = s_B/(s_B − s_A) with A = current, B = previous; exactly one is > 0, so the
+       * denominator is nonzero. */
+      const real wa = dist[j] / (dist[j] - dist[i]);
+      if (m >= cap) return -1;
+      out[m++] = v3_add(v3_scale(in[i], wa), v3_scale(in[j], (real)1 - wa));
+    }
+    if (cur_in) {
+      if (m >= cap) return -1;
+      out[m++] = in[i];
+    }
+  }
+  return m;
+}
+
+/* Clip polygon in[0..n) (n <= HYDRO_CLIP_CAP) by {x : nrm·(x − point) <= 0}. */
+static inline ISO_HD int hydro_clip_halfspace(const vec3 *in, int n, vec3 nrm, vec3 point, vec3 *out,
+                                              int cap) {
+  real dist[HYDRO_CLIP_CAP];
+  int i;
+  if (n > HYDRO_CLIP_CAP) return -1;
+  for (i = 0; i < n; ++i) dist[i] = v3_dot(nrm, v3_sub(in[i], point));
+  return hydro_clip_by_dist(in, dist, n, out, cap);
+}
+
+/* Six times the signed volume, ((x1−x0)×(x2−x0))·(x3−x0); positive for Drake's orientation
+ * (mesh_recipes §0). */
+static inline ISO_HD real hydro_tet_volume6(const vec3 t[4]) {
+  return v3_dot(v3_cross(v3_sub(t[1], t[0]), v3_sub(t[2], t[0])), v3_sub(t[3], t[0]));
+}
+
+/* Unit outward normal of face f (opposite vertex f) of a positively oriented tet, from the
+ * outward-winding triple of mesh_recipes §6, and the triple's first vertex as a point on it. */
+static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm, vec3 *point) {
+  int a, b, c;
+  switch (f) {
+    case 0: a = 1; b = 2; c = 3; break;
+    case 1: a = 0; b = 3; c = 2; break;
+    case 2: a = 0; b = 1; c = 3; break;
+    default: a = 0; b = 2; c = 1; break;
+  }
+  *nrm = v3_normalize(v3_cross(v3_sub(t[b], t[a]), v3_sub(t[c], t[a])));
+  *point = t[a];
+}
+
+/* Clip poly[0..n) in place by the 4 face half-spaces of tet t, faces in order 0, 1, 2, 3
+ * (mesh_recipes §6). Returns the count; 0 when empty (an empty intermediate result ends the
+ * clipping, §2.1 step 4), -1 on buffer overflow. No duplicate removal (the caller does it). */
+static inline ISO_HD int hydro_clip_by_tet(vec3 poly[HYDRO_CLIP_CAP], int n, const vec3 t[4]) {
+  vec3 tmp[HYDRO_CLIP_CAP];
+  const real vol6 = hydro_tet_volume6(t);
+  const real sgn = vol6 > (real)0 ? (real)1 : (real)-1;
+  int f, i;
+  if (!(vol6 != (real)0)) return 0; /* flat (or NaN) tet: no interior */
+  for (f = 0; f < 4 && n > 0; ++f) {
+    vec3 nrm, point;
+    hydro_tet_face_plane(t, f, &nrm, &point);
+    n = hydro_clip_halfspace(poly, n, v3_scale(nrm, sgn), point, tmp, HYDRO_CLIP_CAP);
+    for (i = 0; i < n; ++i) poly[i] = tmp[i];
+  }
+  return n;
+}
+
+#endif

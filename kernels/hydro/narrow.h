@@ -1,0 +1,173 @@
+/* Hydroelastic narrow phase: one contact polygon per candidate element pair.
+ *
+ * Place in the pipeline: stage 4 of a step (DESIGN.md). The mid phase hands over candidate
+ * element pairs (tet–tet, triangle–tet, tet–half-space, triangle–half-space); each function here
+ * is the work of one candidate, run by the CPU backend in a loop and by the CUDA backend from a
+ * one-line __global__ wrapper. Everything is in the world frame. Each function returns 1 and
+ * fills *out when the pair makes a face, 0 otherwise (then *out is unspecified).
+ *
+ * Face conventions (kernels/hydro/face.h, drake_algorithms §2): M is always the compliant side
+ * (field 0 of a tet–tet pair), N the other; the normal points out of N and into M; vertices are
+ * counter-clockwise about the normal; vert_p and p0 come from M's field; grad_M/grad_N are the
+ * elements' full volumetric gradients (0 for a rigid side); gM = grad_M·n̂, gN = −grad_N·n̂
+ * (INFINITY for a rigid side). elem_M and elem_N are left for the caller.
+ *
+ * A linear field is f(x) = g·x + c, c being its value at the world origin.
+ *
+ * Half-space convention (both half-space functions): n is the UNIT normal of the boundary
+ * plane pointing OUT of the half-space's solid, and d its offset: the solid is
+ * {x : n·x + d <= 0} and φ(x) = n·x + d is the signed distance, positive outside (Drake's
+ * half-space frame has n = its z axis, φ = the z coordinate).
+ *
+ * Thresholds (§8): cos(5π/8) for the gradient/normal filters (strict >), duplicate vertices at
+ * squared distance < 1e-28 (clip.h), equilibrium plane rejected when ‖g_M − g_N‖ is exactly 0.
+ * Directions are normalised before the filters; a zero vector normalises to zero (as Eigen's
+ * normalized() does), so a zero gradient passes the filter and leaves gM = 0, which the
+ * discrete approximation then skips (§3, g < 1e-14).
+ *
+ * Degenerate polygons: every path removes near-duplicate vertices and drops polygons with fewer
+ * than 3 vertices (for §2.3/§2.4, where Drake shares vertices through maps instead, this drops
+ * the zero-area faces of a tet or triangle touching the boundary at a vertex or an edge, which §3
+ * would skip anyway, A <= 1e-14). Zero-area polygons with >= 3 distinct vertices are kept, as in
+ * Drake. */
+#ifndef ISO_KERNELS_HYDRO_NARROW_H
+#define ISO_KERNELS_HYDRO_NARROW_H
+
+#include "kernels/core.h"
+#include "kernels/hydro/clip.h"
+#include "kernels/hydro/face.h"
+#include "kernels/hydro/polygon.h"
+#include "kernels/hydro/slice.h"
+#include "kernels/math/vec3.h"
+
+/* cos(5π/8) in double (§8; Drake evaluates std::cos(5π/8)). */
+#define HYDRO_COS_MAX_ANGLE (-0.3826834323650897)
+
+/* The alignment filters of §2.1 step 2 (IsPlaneNormalAlongPressureGradient) and §2.2/§2.4
+ * (IsFaceNormalInNormalDirection): 1 iff normalize(dir)·normalize(g) > cos(5π/8). */
+static inline ISO_HD int hydro_normal_along(vec3 dir, vec3 g) {
+  return v3_dot(v3_normalize(dir), v3_normalize(g)) > (real)HYDRO_COS_MAX_ANGLE;
+}
+
+/* Shared tail of the four pair functions: poly[0..n) (n >= 3, duplicates already removed) becomes
+ * *out. Pressures: q[i] when q is not NULL, else the linear field (fg, fc). nhat is the expected
+ * normal (out of N into M); the winding is made counter-clockwise about it, and the face normal
+ * then follows from the vertices (§2.5). grad_N is ignored when n_rigid. */
+static inline ISO_HD void hydro_emit_face(hydroFace *out, vec3 *poly, real *q, int n, vec3 nhat, vec3 fg,
+                                          real fc, vec3 grad_M, vec3 grad_N, int n_rigid) {
+  int i;
+  n = hydro_polygon_reduce(poly, q, n, HYDRO_MAX_POLY);
+  hydro_polygon_orient(poly, q, n, nhat);
+  out->nvert = n;
+  for (i = 0; i < HYDRO_MAX_POLY; ++i) {
+    if (i < n) {
+      out->vert[i] = poly[i];
+      out->vert_p[i] = q ? q[i] : hydro_field_eval(fg, fc, poly[i]);
+    } else { /* unused slots zeroed, so a face's bytes are deterministic */
+      out->vert[i] = v3_zero();
+      out->vert_p[i] = (real)0;
+    }
+  }
+  out->grad_M = grad_M;
+  out->grad_N = n_rigid ? v3_zero() : grad_N;
+  out->normal = nhat;
+  hydro_polygon_finish(out);
+  out->gM = v3_dot(out->grad_M, out->normal);
+  out->gN = n_rigid ? (real)INFINITY : -v3_dot(out->grad_N, out->normal);
+}
+
+/* Compliant tet M (field gM·x + cM) vs compliant tet N (field gN·x + cN), §2.1.
+ * Equilibrium plane {x : f_M(x) = f_N(x)}: n̂ = (gM − gN)/‖gM − gN‖ (toward increasing f_M,
+ * into M and out of N); heights s = n̂·x + (cM − cN)/‖gM − gN‖ = (f_M − f_N)/‖gM − gN‖.
+ * Filters n̂·ĝM > cos(5π/8) and −n̂·ĝN > cos(5π/8); tet M sliced (table order gives the right-hand
+ * normal n̂), duplicates removed, clipped by tet N's faces 0..3, duplicates removed, <= 8
+ * vertices. Vertex pressures and p0 from field M; grad_M = gM, grad_N = gN. */
+static inline ISO_HD int hydro_tet_tet(const vec3 tM[4], vec3 gM, real cM, const vec3 tN[4], vec3 gN, real cN,
+                                       hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  real s[4];
+  const vec3 dg = v3_sub(gM, gN);
+  const real len = v3_norm(dg);
+  vec3 nhat;
+  real off;
+  int k, n;
+  if (!(len > (real)0)) return 0; /* §2.1 step 1: identical gradients, no plane */
+  nhat = v3_scale(dg, (real)1 / len);
+  if (!hydro_normal_along(nhat, gM) || !hydro_normal_along(v3_neg(nhat), gN)) return 0; /* step 2 */
+  off = (cM - cN) / len;
+  for (k = 0; k < 4; ++k) s[k] = v3_dot(nhat, tM[k]) + off;
+  n = hydro_slice_tet(tM, s, (const real *)0, poly, (real *)0, (int *)0); /* step 3 */
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  n = hydro_clip_by_tet(poly, n, tN); /* step 4 */
+  if (n <= 0) return 0;
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  hydro_emit_face(out, poly, (real *)0, n, nhat, gM, cM, gM, gN, 0); /* step 5 */
+  return 1;
+}
+
+/* Rigid triangle N (vertices tri, outward normal tri_normal: out of the rigid body) vs compliant
+ * tet M (field g·x + c), §2.2. Filter normalize(tri_normal)·ĝ > cos(5π/8); the triangle is
+ * clipped by the tet's faces 0..3, duplicates removed (<= 7 vertices). The face normal is the
+ * triangle's (out of N into M); the winding is made counter-clockwise about tri_normal.
+ * Pressures by the tet's field; grad_M = g, gN = INFINITY. */
+static inline ISO_HD int hydro_tri_tet(const vec3 tri[3], vec3 tri_normal, const vec3 tet[4], vec3 g, real c,
+                                       hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  const vec3 nt = v3_normalize(tri_normal);
+  int n;
+  if (!hydro_normal_along(nt, g)) return 0;
+  poly[0] = tri[0];
+  poly[1] = tri[1];
+  poly[2] = tri[2];
+  n = hydro_clip_by_tet(poly, 3, tet);
+  if (n <= 0) return 0;
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  hydro_emit_face(out, poly, (real *)0, n, nt, g, c, g, v3_zero(), 1);
+  return 1;
+}
+
+/* Compliant tet M (vertex pressures p, gradient g) vs rigid half-space N {x : n·x + d <= 0}
+ * (n unit, out of the solid), §2.3. The tet is sliced by the boundary with heights
+ * s = n·x + d (the polygon's right-hand normal is n: out of N, into M); cut-point pressures
+ * interpolate p along the cut edges; no gradient filter. grad_M = g, gN = INFINITY. */
+static inline ISO_HD int hydro_tet_halfspace(const vec3 tet[4], const real p[4], vec3 g, vec3 n, real d,
+                                             hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  real q[HYDRO_CLIP_CAP];
+  real s[4];
+  int k, m;
+  for (k = 0; k < 4; ++k) s[k] = v3_dot(n, tet[k]) + d;
+  m = hydro_slice_tet(tet, s, p, poly, q, (int *)0);
+  m = hydro_remove_near_duplicates(poly, q, m);
+  if (m < 3) return 0;
+  hydro_emit_face(out, poly, q, m, v3_normalize(n), g, (real)0, g, v3_zero(), 1);
+  return 1;
+}
+
+/* Rigid triangle N (outward normal tri_normal) vs compliant half-space M {x : n·x + d <= 0}
+ * (n unit, out of the solid) of modulus/thickness E_over_h and margin δ = margin, §2.4.
+ * Filter normalize(tri_normal)·(−n) > cos(5π/8); the triangle is clipped by the shifted
+ * half-space φ(x) = n·x + d <= δ; vertex pressures p = −φ(x)·E/h with the original φ (negative
+ * inside the margin layer); grad_M = −(E/h)·n; the face normal is the triangle's. */
+static inline ISO_HD int hydro_tri_compliant_halfspace(const vec3 tri[3], vec3 tri_normal, vec3 n, real d,
+                                                       real E_over_h, real margin, hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  real q[HYDRO_CLIP_CAP];
+  real dist[3];
+  const vec3 nt = v3_normalize(tri_normal);
+  int k, m;
+  if (!hydro_normal_along(nt, v3_neg(n))) return 0;
+  for (k = 0; k < 3; ++k) dist[k] = v3_dot(n, tri[k]) + d - margin;
+  m = hydro_clip_by_dist(tri, dist, 3, poly, HYDRO_CLIP_CAP);
+  if (m <= 0) return 0;
+  m = hydro_remove_near_duplicates(poly, (real *)0, m);
+  if (m < 3) return 0;
+  for (k = 0; k < m; ++k) q[k] = -(v3_dot(n, poly[k]) + d) * E_over_h;
+  hydro_emit_face(out, poly, q, m, nt, v3_zero(), (real)0, v3_scale(n, -E_over_h), v3_zero(), 1);
+  return 1;
+}
+
+#endif
