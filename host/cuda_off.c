@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "host/cuda_api.h"
+#include "host/contact_internal.h"
 #include "host/rigid_step.h"
 #include "host/error.h"
 
@@ -50,5 +51,11 @@ isoStatus cuda_sync(const isoBackend *b) {
 isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq, int nv,
                                real *q, real *v, real *time, uint32_t *status) {
   (void)b, (void)nworld, (void)P, (void)nq, (void)nv, (void)q, (void)v, (void)time, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W, const real *q,
+                           int nq, uint32_t *status) {
+  (void)b, (void)nworld, (void)H, (void)W, (void)q, (void)nq, (void)status;
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }

@@ -57,6 +57,7 @@ void iso_model_destroy(isoModel *m) {
   for (int i = 0; i < m->nbody; ++i) free((char *)m->body[i].name);
   free(m->body);
   model_geometry_free(m);
+  hydro_free(&m->hydro);
   free(m);
 }
 
@@ -159,6 +160,8 @@ isoStatus iso_model_compile(isoModel *m) {
   CHECK_NULL(m, "iso_model_compile");
   if (m->compiled) return ISO_OK;
   isoStatus st = iso_model_validate(m);
+  if (st != ISO_OK) return st;
+  st = hydro_build(m, &m->hydro);
   if (st != ISO_OK) return st;
   m->compiled = 1;
   return ISO_OK;

@@ -2,6 +2,7 @@
 #ifndef ISO_HOST_MODEL_INTERNAL_H
 #define ISO_HOST_MODEL_INTERNAL_H
 
+#include "host/assets.h"
 #include "isobar/geometry.h"
 #include "isobar/model.h"
 
@@ -16,6 +17,7 @@ struct isoModel {
   int nexclude;
   int exclude_cap;
   int *exclude; /* (nexclude, 2) user-excluded geometry pairs, smaller index first */
+  modelHydro hydro; /* built at compile: assets, per-geometry kinds, pair table */
   int compiled;
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/contact_internal.h"
 #include "host/error.h"
 #include "host/model_internal.h"
 #include "host/sim_internal.h"
@@ -189,6 +190,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   free(mass), free(com), free(inertia);
   mass = com = inertia = NULL;
   TRY(iso_sim_reset(s, iso_worlds_all()));
+  TRY(contact_create(s, m));
   *out = s;
   return ISO_OK;
 fail:
@@ -200,6 +202,7 @@ fail:
 void iso_sim_destroy(isoSim *s) {
   if (!s) return;
   backend_sync(&s->be);
+  contact_destroy(s);
   backend_free(&s->be, s->q);
   backend_free(&s->be, s->v);
   backend_free(&s->be, s->time);

@@ -39,6 +39,7 @@ struct isoSim {
   real *stage;   /* staging for checked writes (nworld · max(nq, 6)) */
 
   simParam param[ISO_PARAM_COUNT];
+  struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
 };
 
 /* Resolve a world selection into sim->sel[0..*n); repeats are an error when `unique`. */

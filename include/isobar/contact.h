@@ -1,0 +1,85 @@
+/* Contact surfaces: what the hydroelastic geometry stage computed for each world, readable as
+ * tactile data, and written as VTK for a person to look at.
+ *
+ * Each contact face is one convex polygon of a Drake-style contact surface between two
+ * geometries M and N. Frames and units: world frame, metres, pascals, newtons. The face
+ * normal points out of N and into M; the pressure pushes M along the normal. For a
+ * compliant–compliant pair M is the geometry with the lower index; for a rigid–compliant pair M
+ * is the compliant one (Drake's ContactSurface convention). */
+#ifndef ISOBAR_CONTACT_H
+#define ISOBAR_CONTACT_H
+
+#include "isobar/sim.h"
+#include "isobar/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ISO_MAX_FACE_VERTICES 8
+
+typedef struct isoContactFace {
+  int geometry_m, geometry_n;                 /* geometry indices (see the header comment) */
+  int element_m, element_n;                   /* tet or triangle indices in each geometry's mesh; -1 for a half-space */
+  int nvert;                                  /* 3..ISO_MAX_FACE_VERTICES */
+  double vert[ISO_MAX_FACE_VERTICES][3];      /* polygon, counter-clockwise about the normal, m */
+  double vert_pressure[ISO_MAX_FACE_VERTICES]; /* pressure at each vertex, Pa */
+  double normal[3];                           /* unit, out of N into M */
+  double area;                                /* m² */
+  double centroid[3];                         /* area centroid, m */
+  double pressure;                            /* pressure at the centroid p0, Pa */
+  double grad_m, grad_n;                      /* pressure gradients along the normal, gM = ∇e_M·n and
+                                                 gN = −∇e_N·n, Pa/m; INFINITY for a rigid side */
+} isoContactFace;
+
+/* How a geometry pair is handled by the hydroelastic stage. */
+typedef enum isoPairKind {
+  ISO_PAIR_FILTERED = 0,          /* never in contact (same body, both anchored, or excluded) */
+  ISO_PAIR_COMPLIANT_COMPLIANT = 1, /* tet–tet field intersection */
+  ISO_PAIR_RIGID_COMPLIANT = 2,   /* rigid triangles vs compliant tets */
+  ISO_PAIR_HALFSPACE_COMPLIANT = 3, /* rigid half-space vs compliant tets */
+  ISO_PAIR_RIGID_SOFT_HALFSPACE = 4, /* rigid triangles vs compliant half-space */
+  ISO_PAIR_POINT_FALLBACK = 5     /* no hydroelastic surface exists for this pair (rigid–rigid,
+                                     half-space–half-space, a geometry without hydroelastic
+                                     properties, compliant half-space vs compliant mesh): point
+                                     contact handles it, as Drake's hydroelastic_with_fallback */
+} isoPairKind;
+
+/* Compute the contact surfaces of every world for its current state. iso_sim_step does this
+ * itself once contact dynamics run; call it to read surfaces of a state you set. Worlds whose
+ * candidate or face lists overflow get ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). */
+isoStatus iso_sim_update_contact(isoSim *sim);
+
+/* Number of contact faces of world `world` at the last update. */
+isoStatus iso_sim_contact_face_count(const isoSim *sim, int world, int *count);
+
+/* Copy up to `cap` faces of world `world` into `out`, in a deterministic order (geometry pair,
+ * then element pair); *count receives the number of faces (which may exceed cap). */
+isoStatus iso_sim_get_contact_faces(const isoSim *sim, int world, isoContactFace *out, int cap, int *count);
+
+/* Net force on geometry M and moment about the world origin from integrating the pressure over
+ * every face between geometries a and b (either order; the result is the action on the
+ * geometry passed as `a`). The force is exact for the piecewise-linear pressure (centroid
+ * rule); the moment is integrated exactly too (edge-midpoint rule on each fan triangle). */
+isoStatus iso_sim_contact_wrench(const isoSim *sim, int world, int geometry_a, int geometry_b,
+                                 double force[3], double moment[3]);
+
+/* How the pair (a, b) is handled (the same for every world). */
+isoStatus iso_sim_pair_kind(const isoSim *sim, int geometry_a, int geometry_b, isoPairKind *kind);
+
+/* After an overflow in world `world`: the capacities that would have been needed at the last
+ * update (0 when that list did not overflow). */
+isoStatus iso_sim_get_overflow(const isoSim *sim, int world, int *needed_candidates, int *needed_faces);
+
+/* Write world `world`'s contact surfaces as legacy ASCII VTK POLYDATA: the polygons, with cell
+ * data `SCALARS pressure` (Pa, at each face's centroid). Readable by ParaView. */
+isoStatus iso_sim_write_contact_vtk(const isoSim *sim, int world, const char *path);
+
+/* Write the posed meshes of world `world` (compliant tets with their pressure field, rigid
+ * triangle surfaces) as legacy ASCII VTK, one file per geometry: `prefix`_<geometry>.vtk. */
+isoStatus iso_sim_write_meshes_vtk(const isoSim *sim, int world, const char *prefix);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

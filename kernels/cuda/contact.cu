@@ -1,0 +1,60 @@
+// Launch layer of the contact-surface stage: one thread per item of each stage, the work in
+// kernels/hydro/surface.h (the code the CPU backend runs).
+#include "host/contact_internal.h"
+#include "kernels/cuda/cuda_check.h"
+
+__global__ void hs_pose_kernel(int nworld, hydroDev H, hydroWork W, const real *q, int nq) {
+  long n = (long)nworld * H.ngeom;
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) {
+    int w = (int)(i / H.ngeom), g = (int)(i % H.ngeom);
+    hs_pose_item(&H, &W, w, g, q + (long)w * nq);
+  }
+}
+
+__global__ void hs_count_kernel(int nworld, hydroDev H, hydroWork W, const uint32_t *status) {
+  long n = (long)nworld * H.npair;
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    hs_count_item(&H, &W, (int)(i / H.npair), (int)(i % H.npair), status);
+}
+
+__global__ void hs_scan_kernel(int nworld, hydroDev H, hydroWork W, uint32_t *status) {
+  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < nworld; w += gridDim.x * blockDim.x)
+    hs_scan_item(&H, &W, w, status);
+}
+
+__global__ void hs_emit_kernel(int nworld, hydroDev H, hydroWork W) {
+  long n = (long)nworld * H.npair;
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    hs_emit_item(&H, &W, (int)(i / H.npair), (int)(i % H.npair));
+}
+
+// One thread per candidate slot: the tet-pair clipping is the work the GPU is for.
+__global__ void hs_narrow_kernel(int nworld, hydroDev H, hydroWork W) {
+  long n = (long)nworld * W.max_cand;
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    hs_narrow_item(&H, &W, (int)(i / W.max_cand), (int)(i % W.max_cand));
+}
+
+__global__ void hs_compact_kernel(int nworld, hydroWork W, uint32_t *status) {
+  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < nworld; w += gridDim.x * blockDim.x)
+    hs_compact_item(&W, w, status);
+}
+
+extern "C" isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W,
+                                      const real *q, int nq, uint32_t *status) {
+  cudaStream_t s = (cudaStream_t)b->stream;
+  const unsigned bs = 128;
+  hs_pose_kernel<<<cuda_grid((long long)nworld * H.ngeom, bs), bs, 0, s>>>(nworld, H, W, q, nq);
+  CUDA_LAUNCHED();
+  hs_count_kernel<<<cuda_grid((long long)nworld * H.npair, bs), bs, 0, s>>>(nworld, H, W, status);
+  CUDA_LAUNCHED();
+  hs_scan_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, H, W, status);
+  CUDA_LAUNCHED();
+  hs_emit_kernel<<<cuda_grid((long long)nworld * H.npair, bs), bs, 0, s>>>(nworld, H, W);
+  CUDA_LAUNCHED();
+  hs_narrow_kernel<<<cuda_grid((long long)nworld * W.max_cand, bs), bs, 0, s>>>(nworld, H, W);
+  CUDA_LAUNCHED();
+  hs_compact_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, W, status);
+  CUDA_LAUNCHED();
+  return ISO_OK;
+}

@@ -1,0 +1,289 @@
+/* Contact surfaces of a batch: the per-item work of stages 1–4 for hydroelastic geometry.
+ *
+ * Stages, each one item per index and reading only what earlier stages wrote, so both
+ * backends run them as independent loops and the result never depends on thread timing:
+ *   pose     (world, geometry)  X_WG = X_WB(q)·X_BG
+ *   count    (world, pair)      broad phase (world boxes, half-spaces) then BVH count
+ *   scan     (world)            exclusive scan of the pair counts; overflow check
+ *   emit     (world, pair)      BVH emit into the world's candidate segment at the scanned offset
+ *   narrow   (world, slot)      one candidate element pair → at most one polygon, in the slot
+ *   compact  (world)            the world's faces: valid slots in order (polygons, or fans)
+ * Candidate and face lists are per-world segments of fixed capacity (set at sim creation);
+ * a world whose list would overflow keeps none of it, records the size it needed, and gets
+ * ISO_WORLD_OVERFLOW. Lists are ordered by (pair, BVH traversal order), which is what makes
+ * every result bitwise reproducible.
+ *
+ * Fields are stored for E = 1 Pa (host/assets.h) and scaled by each geometry's modulus here. */
+#ifndef ISO_KERNELS_HYDRO_SURFACE_H
+#define ISO_KERNELS_HYDRO_SURFACE_H
+
+#include <stdint.h>
+
+#include "isobar/world_status.h"
+#include "kernels/collide/box.h"
+#include "kernels/collide/bvh.h"
+#include "kernels/core.h"
+#include "kernels/hydro/face.h"
+#include "kernels/hydro/narrow.h"
+#include "kernels/math/quat.h"
+#include "kernels/math/transform.h"
+#include "kernels/world_field.h"
+
+/* Geometry kinds (host/assets.h) and pair kinds (isobar/contact.h isoPairKind). */
+#define HS_GEOM_TETS 1
+#define HS_GEOM_TRIS 2
+#define HS_GEOM_RIGID_HALF 3
+#define HS_GEOM_SOFT_HALF 4
+#define HS_PAIR_CC 1  /* compliant–compliant */
+#define HS_PAIR_RC 2  /* compliant tets (M) – rigid triangles (N) */
+#define HS_PAIR_HC 3  /* compliant tets (M) – rigid half-space (N) */
+#define HS_PAIR_RS 4  /* compliant half-space (M) – rigid triangles (N) */
+
+/* The model's hydroelastic data as flat arrays in backend memory. */
+typedef struct hydroDev {
+  int nbody, ngeom, npair;
+  const int *geom_body;   /* (ngeom) body index or -1 (world) */
+  const xform *geom_X_BG; /* (ngeom) pose in the body (or world) frame */
+  const int *geom_kind;   /* (ngeom) HS_GEOM_* or 0 */
+  const int *geom_asset;  /* (ngeom) asset index or -1 */
+  wfield geom_E;          /* (ngeom) hydroelastic modulus, Pa */
+  const real *geom_margin; /* (ngeom) m */
+  const real *geom_slab;   /* (ngeom) slab thickness of a compliant half-space, m */
+  const int *asset_vert0;  /* (nasset) first vertex in vert */
+  const int *asset_elem0;  /* (nasset) first element in elem/grad/porig/normal and the BVH elem/box */
+  const int *asset_node0;  /* (nasset) first BVH node */
+  const int *asset_nnode;  /* (nasset) BVH nodes */
+  const real *vert;     /* (total vertices, 3) in G */
+  const real *pressure; /* (total vertices) unit-modulus field; 0 for rigid assets */
+  const int *elem;      /* (total elements, 4) vertex indices local to the asset; triangles use 3 */
+  const real *grad;     /* (total elements, 3) unit-modulus gradient in G (tets) */
+  const real *porig;    /* (total elements) unit-modulus field value at G's origin (tets) */
+  const real *normal;   /* (total elements, 3) outward unit normal in G (triangles) */
+  const bvhNode *node;  /* all assets' BVH nodes */
+  const int *bvh_elem;  /* (total elements) leaf order, local ids */
+  const real *bvh_box;  /* (total elements, 6) */
+  const int *pair_m, *pair_n, *pair_kind; /* (npair) */
+} hydroDev;
+
+/* Per-world work buffers (backend memory), allocated at sim creation. */
+typedef struct hydroWork {
+  int max_cand, max_face, triangles; /* capacities; triangles: fan representation */
+  xform *X_WG;        /* (nworld, ngeom) */
+  int *pair_count;    /* (nworld, npair) candidates per pair */
+  int *pair_off;      /* (nworld, npair) scanned offsets */
+  int *cand_total;    /* (nworld) candidates kept (0 after an overflow) */
+  int *cand_needed;   /* (nworld) candidates found (the capacity an overflow needed) */
+  int *cand_pair;     /* (nworld, max_cand) pair index */
+  int *cand_a, *cand_b; /* (nworld, max_cand) element of M, of N (-1 for a half-space) */
+  hydroFace *slot;    /* (nworld, max_cand) the polygon of each candidate */
+  int *slot_valid;    /* (nworld, max_cand) 1 when the candidate made a polygon */
+  int *face_slot;     /* (nworld, max_face) slot of each face */
+  int *face_sub;      /* (nworld, max_face) fan triangle index, -1 for the whole polygon */
+  int *face_count;    /* (nworld) faces kept (0 after an overflow) */
+  int *face_needed;   /* (nworld) faces found */
+} hydroWork;
+
+static inline ISO_HD bvhTree hs_tree(const hydroDev *H, int asset) {
+  int e0 = H->asset_elem0[asset];
+  return bvh_tree_make(H->node + H->asset_node0[asset], H->bvh_elem + e0, H->bvh_box + 6L * e0,
+                       H->asset_nnode[asset]);
+}
+
+/* ---- pose: item (world, geometry) ---------------------------------------------------------- */
+static inline ISO_HD void hs_pose_item(const hydroDev *H, const hydroWork *W, int world, int g,
+                                       const real *q_world) {
+  xform X = H->geom_X_BG[g];
+  int b = H->geom_body[g];
+  if (b >= 0) {
+    const real *qb = q_world + 7 * b;
+    xform X_WB = xf_make(quat_make(qb[0], qb[1], qb[2], qb[3]), v3(qb[4], qb[5], qb[6]));
+    X = xf_mul(X_WB, X);
+  }
+  W->X_WG[(long)world * H->ngeom + g] = X;
+}
+
+/* A half-space geometry in the world: outward unit normal n and offset d, solid n·x + d <= 0. */
+static inline ISO_HD void hs_halfspace(xform X_WG, vec3 *n, real *d) {
+  *n = quat_rotate(X_WG.q, v3(0, 0, 1));
+  *d = -v3_dot(*n, X_WG.p);
+}
+
+/* The plane n·x = d_A of a world half-space (n, d: solid n·x + d <= 0), expressed in frame A,
+ * shifted outward by `shift`: in A the half-space is {x : n_A·x <= d_A}. */
+static inline ISO_HD void hs_plane_in(xform X_WA, vec3 n, real d, real shift, vec3 *n_A, real *d_A) {
+  *n_A = quat_inv_rotate(X_WA.q, n);
+  /* n·(R x + p) + d <= shift  ⇔  (Rᵀn)·x <= shift − d − n·p */
+  *d_A = shift - d - v3_dot(n, X_WA.p);
+}
+
+/* Broad phase and BVH walk of one pair; counts when out_a is NULL, else emits up to cap. */
+static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int world, int p,
+                                      int *out_a, int *out_b, int cap) {
+  const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
+  const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
+  const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
+  if (kind == HS_PAIR_CC || kind == HS_PAIR_RC) {
+    bvhTree A = hs_tree(H, H->geom_asset[m]), B = hs_tree(H, H->geom_asset[n]);
+    real alo[3], ahi[3], blo[3], bhi[3];
+    bvh_root_box(A, X_WM, alo, ahi);
+    bvh_root_box(B, X_WN, blo, bhi);
+    if (!box_overlap_aabb(alo, ahi, blo, bhi)) return 0;
+    xform X_MN = xf_mul(xf_inv(X_WM), X_WN);
+    return out_a ? bvh_pairs_emit(A, B, X_MN, out_a, out_b, cap) : bvh_pairs_count(A, B, X_MN);
+  }
+  vec3 nW, nA;
+  real dW, dA;
+  if (kind == HS_PAIR_HC) { /* tets of M crossing the boundary of the rigid half-space N */
+    bvhTree A = hs_tree(H, H->geom_asset[m]);
+    hs_halfspace(X_WN, &nW, &dW);
+    hs_plane_in(X_WM, nW, dW, 0, &nA, &dA);
+    int c = out_a ? bvh_plane_emit(A, nA, dA, BVH_PLANE_STRADDLE, out_a, cap)
+                  : bvh_plane_count(A, nA, dA, BVH_PLANE_STRADDLE);
+    if (out_a)
+      for (int i = 0; i < c && i < cap; ++i) out_b[i] = -1;
+    return c;
+  }
+  /* HS_PAIR_RS: triangles of N inside the (margin-shifted) compliant half-space M; the
+   * candidate's "M element" is -1 and its N element the triangle. */
+  bvhTree B = hs_tree(H, H->geom_asset[n]);
+  hs_halfspace(X_WM, &nW, &dW);
+  hs_plane_in(X_WN, nW, dW, H->geom_margin[m], &nA, &dA);
+  int c = out_a ? bvh_plane_emit(B, nA, dA, BVH_PLANE_INSIDE, out_b, cap)
+                : bvh_plane_count(B, nA, dA, BVH_PLANE_INSIDE);
+  if (out_a)
+    for (int i = 0; i < c && i < cap; ++i) out_a[i] = -1;
+  return c;
+}
+
+/* ---- count: item (world, pair) ------------------------------------------------------------- */
+static inline ISO_HD void hs_count_item(const hydroDev *H, const hydroWork *W, int world, int p,
+                                        const uint32_t *status) {
+  int c = (status[world] & ISO_WORLD_FROZEN) ? 0 : hs_pair_walk(H, W, world, p, (int *)0, (int *)0, 0);
+  W->pair_count[(long)world * H->npair + p] = c < 0 ? 0 : c;
+}
+
+/* ---- scan: item world ------------------------------------------------------------------------ */
+static inline ISO_HD void hs_scan_item(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
+  long base = (long)world * H->npair;
+  long total = 0;
+  for (int p = 0; p < H->npair; ++p) {
+    W->pair_off[base + p] = (int)(total < W->max_cand ? total : W->max_cand);
+    total += W->pair_count[base + p];
+  }
+  W->cand_needed[world] = total > 2147483647L ? 2147483647 : (int)total;
+  if (total > W->max_cand) {
+    W->cand_total[world] = 0;
+    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+  } else {
+    W->cand_total[world] = (int)total;
+  }
+}
+
+/* ---- emit: item (world, pair) -------------------------------------------------------------- */
+static inline ISO_HD void hs_emit_item(const hydroDev *H, const hydroWork *W, int world, int p) {
+  long i = (long)world * H->npair + p;
+  int c = W->pair_count[i];
+  if (c == 0 || W->cand_total[world] == 0) return;
+  long at = (long)world * W->max_cand + W->pair_off[i];
+  hs_pair_walk(H, W, world, p, W->cand_a + at, W->cand_b + at, c);
+  for (int k = 0; k < c; ++k) W->cand_pair[at + k] = p;
+}
+
+/* ---- narrow: item (world, slot) ------------------------------------------------------------ */
+static inline ISO_HD void hs_tet_world(const hydroDev *H, int asset, int e, xform X, vec3 t[4], real p[4],
+                                       real E) {
+  const int *v = H->elem + 4L * (H->asset_elem0[asset] + e);
+  const long v0 = H->asset_vert0[asset];
+  for (int k = 0; k < 4; ++k) {
+    const real *x = H->vert + 3 * (v0 + v[k]);
+    t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+    if (p) p[k] = E * H->pressure[v0 + v[k]];
+  }
+}
+
+/* The linear field of tet e in the world: f(x) = g·x + c. */
+static inline ISO_HD void hs_tet_field(const hydroDev *H, int asset, int e, xform X, real E, vec3 *g, real *c) {
+  long i = H->asset_elem0[asset] + e;
+  vec3 gG = v3(H->grad[3 * i], H->grad[3 * i + 1], H->grad[3 * i + 2]);
+  *g = v3_scale(quat_rotate(X.q, gG), E);
+  *c = E * H->porig[i] - v3_dot(*g, X.p);
+}
+
+static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xform X, vec3 t[3], vec3 *nrm) {
+  long i = H->asset_elem0[asset] + e;
+  const int *v = H->elem + 4 * i;
+  const long v0 = H->asset_vert0[asset];
+  for (int k = 0; k < 3; ++k) {
+    const real *x = H->vert + 3 * (v0 + v[k]);
+    t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+  }
+  *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
+}
+
+static inline ISO_HD void hs_narrow_item(const hydroDev *H, const hydroWork *W, int world, int s) {
+  long at = (long)world * W->max_cand + s;
+  if (s >= W->cand_total[world]) return;
+  const int p = W->cand_pair[at], ea = W->cand_a[at], eb = W->cand_b[at];
+  const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
+  const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
+  const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
+  const real Em = *wf_at(H->geom_E, world, m, 1), En = *wf_at(H->geom_E, world, n, 1);
+  hydroFace *f = W->slot + at;
+  int ok = 0;
+  vec3 tm[4], tn[4], tri[3], gm, gn, nrm, nW;
+  real cm, cn, pm[4], dW;
+  if (kind == HS_PAIR_CC) {
+    const int am = H->geom_asset[m], an = H->geom_asset[n];
+    hs_tet_world(H, am, ea, X_WM, tm, (real *)0, Em);
+    hs_tet_world(H, an, eb, X_WN, tn, (real *)0, En);
+    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
+    hs_tet_field(H, an, eb, X_WN, En, &gn, &cn);
+    ok = hydro_tet_tet(tm, gm, cm, tn, gn, cn, f);
+  } else if (kind == HS_PAIR_RC) {
+    const int am = H->geom_asset[m];
+    hs_tet_world(H, am, ea, X_WM, tm, (real *)0, Em);
+    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
+    hs_tri_world(H, H->geom_asset[n], eb, X_WN, tri, &nrm);
+    ok = hydro_tri_tet(tri, nrm, tm, gm, cm, f);
+  } else if (kind == HS_PAIR_HC) {
+    const int am = H->geom_asset[m];
+    hs_tet_world(H, am, ea, X_WM, tm, pm, Em);
+    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
+    hs_halfspace(X_WN, &nW, &dW);
+    ok = hydro_tet_halfspace(tm, pm, gm, nW, dW, f);
+  } else if (kind == HS_PAIR_RS) {
+    hs_tri_world(H, H->geom_asset[n], eb, X_WN, tri, &nrm);
+    hs_halfspace(X_WM, &nW, &dW);
+    ok = hydro_tri_compliant_halfspace(tri, nrm, nW, dW, Em / H->geom_slab[m], H->geom_margin[m], f);
+  }
+  if (ok) {
+    f->elem_M = ea;
+    f->elem_N = eb;
+  }
+  W->slot_valid[at] = ok;
+}
+
+/* ---- compact: item world -------------------------------------------------------------------- */
+static inline ISO_HD void hs_compact_item(const hydroWork *W, int world, uint32_t *status) {
+  const long c0 = (long)world * W->max_cand, f0 = (long)world * W->max_face;
+  int nf = 0;
+  for (int s = 0; s < W->cand_total[world]; ++s) {
+    if (!W->slot_valid[c0 + s]) continue;
+    int parts = W->triangles ? W->slot[c0 + s].nvert : 1;
+    for (int k = 0; k < parts; ++k, ++nf) {
+      if (nf < W->max_face) {
+        W->face_slot[f0 + nf] = s;
+        W->face_sub[f0 + nf] = W->triangles ? k : -1;
+      }
+    }
+  }
+  W->face_needed[world] = nf;
+  if (nf > W->max_face) {
+    W->face_count[world] = 0;
+    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+  } else {
+    W->face_count[world] = nf;
+  }
+}
+
+#endif
