@@ -1,0 +1,257 @@
+#define _DEFAULT_SOURCE
+/* Contact surfaces over batches: determinism across threads, worlds independent of their batch,
+ * per-world overflow, the triangle representation, VTK output. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "isobar/isobar.h"
+#include "support.h"
+
+/* Two compliant balls and a rigid box over a rigid ground, in each world placed by a seeded
+ * generator from the world index. */
+static isoModel *model(void) {
+  isoModel *m = NULL;
+  iso_model_create(NULL, &m);
+  const char *names[3] = {"ball1", "ball2", "brick"};
+  for (int i = 0; i < 3; ++i) {
+    isoBodyDef b = iso_default_body_def();
+    b.name = names[i];
+    iso_model_add_body(m, &b, NULL);
+    isoGeometryDef g = iso_default_geometry_def();
+    g.name = names[i];
+    g.body = i;
+    g.shape = i == 2 ? ISO_SHAPE_BOX : ISO_SHAPE_SPHERE;
+    g.size[0] = i == 2 ? 0.12 : 0.05;
+    g.size[1] = 0.08, g.size[2] = 0.06;
+    g.compliance = i == 2 ? ISO_COMPLIANCE_RIGID : ISO_COMPLIANCE_COMPLIANT;
+    g.hydroelastic_modulus = 1e5 * (i + 1);
+    g.resolution_hint = 0.025;
+    cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  }
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "ground";
+  g.shape = ISO_SHAPE_HALFSPACE;
+  g.compliance = ISO_COMPLIANCE_RIGID;
+  iso_model_add_geometry(m, &g, NULL);
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  return m;
+}
+
+static isoSim *sim(const isoModel *m, int worlds, int threads, int max_cand, int rep) {
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = worlds;
+  sd.backend = ISO_BACKEND_CPU;
+  sd.threads = threads;
+  sd.max_candidates = max_cand;
+  sd.max_contacts = 4096; /* a fanned polygon counts as several faces */
+  sd.surface_representation = rep;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+static void world_state(int w, double q[21]) {
+  test_rng r = {1000 + (uint64_t)w};
+  for (int b = 0; b < 3; ++b) {
+    double *x = q + 7 * b;
+    double ax = test_rng_uniform(&r, -1, 1), ay = test_rng_uniform(&r, -1, 1), az = test_rng_uniform(&r, -1, 1);
+    double an = sqrt(ax * ax + ay * ay + az * az), th = test_rng_uniform(&r, 0, 3);
+    x[0] = cos(th / 2), x[1] = sin(th / 2) * ax / an, x[2] = sin(th / 2) * ay / an, x[3] = sin(th / 2) * az / an;
+    x[4] = 0.07 * b + test_rng_uniform(&r, -0.01, 0.01);
+    x[5] = test_rng_uniform(&r, -0.01, 0.01);
+    x[6] = test_rng_uniform(&r, 0.02, 0.05);
+  }
+}
+
+static void place_all(isoSim *s, int first_world) {
+  for (int w = 0; w < iso_sim_world_count(s); ++w) {
+    double q[21];
+    world_state(first_world + w, q);
+    cr_assert_eq(iso_sim_set_state(s, ISO_STATE_Q, iso_worlds_one(w), q), ISO_OK);
+  }
+}
+
+static int faces(const isoSim *s, int w, isoContactFace **out) {
+  int n = 0;
+  cr_assert_eq(iso_sim_contact_face_count(s, w, &n), ISO_OK, "%s", iso_last_error());
+  *out = calloc((size_t)n + 1, sizeof **out);
+  cr_assert_eq(iso_sim_get_contact_faces(s, w, *out, n, &n), ISO_OK);
+  return n;
+}
+
+Test(contact_batch, threads_are_bitwise_identical_and_worlds_independent) {
+  isoModel *m = model();
+  const int N = 24;
+  isoSim *a = sim(m, N, 1, 1 << 14, ISO_SURFACE_POLYGON), *b = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
+  place_all(a, 0);
+  place_all(b, 0);
+  iso_sim_update_contact(a);
+  iso_sim_update_contact(b);
+  int total = 0;
+  for (int w = 0; w < N; ++w) {
+    isoContactFace *fa, *fb;
+    int na = faces(a, w, &fa), nb = faces(b, w, &fb);
+    cr_assert_eq(na, nb, "world %d", w);
+    cr_assert(memcmp(fa, fb, sizeof *fa * (size_t)na) == 0, "world %d differs between 1 and 2 threads", w);
+    total += na;
+    free(fa), free(fb);
+  }
+  cr_assert_gt(total, N, "the scene must actually touch (%d faces)", total);
+  /* world 17 alone */
+  isoSim *one = sim(m, 1, 1, 1 << 14, ISO_SURFACE_POLYGON);
+  place_all(one, 17);
+  iso_sim_update_contact(one);
+  isoContactFace *f1, *f17;
+  int n1 = faces(one, 0, &f1), n17 = faces(a, 17, &f17);
+  cr_assert_eq(n1, n17);
+  cr_assert(memcmp(f1, f17, sizeof *f1 * (size_t)n1) == 0, "world 17 alone differs from world 17 in the batch");
+  free(f1), free(f17);
+  iso_sim_destroy(a), iso_sim_destroy(b), iso_sim_destroy(one);
+  iso_model_destroy(m);
+}
+
+Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
+  isoModel *m = model();
+  const int N = 6;
+  isoSim *big = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
+  place_all(big, 0);
+  iso_sim_update_contact(big);
+  for (int w = 0; w < N; ++w) {
+    int nc, nf;
+    iso_sim_get_overflow(big, w, &nc, &nf);
+    cr_assert_eq(nc, 0, "a large capacity does not overflow");
+  }
+  /* With capacity 1 every world with more than one candidate overflows and reports its count;
+   * then pick a capacity between the smallest and largest counts. */
+  isoSim *probe = sim(m, N, 1, 1, ISO_SURFACE_POLYGON);
+  place_all(probe, 0);
+  iso_sim_update_contact(probe);
+  int cands[N];
+  int lo = 1 << 30, hi = 0;
+  for (int w = 0; w < N; ++w) {
+    int nf;
+    iso_sim_get_overflow(probe, w, &cands[w], &nf);
+    if (cands[w] == 0) cands[w] = 1; /* fitted in 1 */
+    lo = cands[w] < lo ? cands[w] : lo;
+    hi = cands[w] > hi ? cands[w] : hi;
+  }
+  cr_assert_lt(lo, hi, "the worlds need different capacities (%d..%d)", lo, hi);
+  int small = (lo + hi) / 2;
+  isoSim *s = sim(m, N, 2, small, ISO_SURFACE_POLYGON);
+  place_all(s, 0);
+  iso_sim_update_contact(s);
+  uint32_t st[N];
+  iso_sim_get_status(s, iso_worlds_all(), st);
+  for (int w = 0; w < N; ++w) {
+    int nc, nf;
+    iso_sim_get_overflow(s, w, &nc, &nf);
+    if (cands[w] > small) {
+      cr_assert(st[w] & ISO_WORLD_OVERFLOW, "world %d needs %d > %d", w, cands[w], small);
+      cr_assert(st[w] & ISO_WORLD_FROZEN);
+      cr_assert_eq(nc, cands[w], "world %d reports the capacity it needed", w);
+      int n;
+      iso_sim_contact_face_count(s, w, &n);
+      cr_assert_eq(n, 0, "an overflowed world keeps no partial list");
+    } else {
+      cr_assert_eq(st[w], 0u, "world %d fits", w);
+      isoContactFace *fa, *fb;
+      int na = faces(s, w, &fa), nb = faces(big, w, &fb);
+      cr_assert_eq(na, nb);
+      cr_assert(memcmp(fa, fb, sizeof *fa * (size_t)na) == 0, "world %d unaffected by the others' overflow", w);
+      free(fa), free(fb);
+    }
+  }
+  iso_sim_destroy(s), iso_sim_destroy(big), iso_sim_destroy(probe);
+  iso_model_destroy(m);
+}
+
+Test(contact_batch, triangle_representation_fans_each_polygon) {
+  isoModel *m = model();
+  isoSim *p = sim(m, 3, 1, 1 << 14, ISO_SURFACE_POLYGON), *t = sim(m, 3, 1, 1 << 14, ISO_SURFACE_TRIANGLE);
+  place_all(p, 0);
+  place_all(t, 0);
+  iso_sim_update_contact(p);
+  iso_sim_update_contact(t);
+  for (int w = 0; w < 3; ++w) {
+    isoContactFace *fp, *ft;
+    int np = faces(p, w, &fp), nt = faces(t, w, &ft);
+    int expect = 0;
+    double Ap = 0, At = 0, Fp = 0, Ft = 0;
+    for (int k = 0; k < np; ++k) expect += fp[k].nvert, Ap += fp[k].area, Fp += fp[k].area * fp[k].pressure;
+    for (int k = 0; k < nt; ++k) {
+      cr_assert_eq(ft[k].nvert, 3);
+      At += ft[k].area, Ft += ft[k].area * ft[k].pressure;
+    }
+    cr_assert_eq(nt, expect, "one triangle per polygon edge");
+    /* Same surface, same linear field: area and ∫p dA agree to rounding. */
+    cr_assert_float_eq(At, Ap, 1e-12 * (Ap + 1e-30));
+    cr_assert_float_eq(Ft, Fp, 1e-10 * (fabs(Fp) + 1e-30));
+    free(fp), free(ft);
+  }
+  iso_sim_destroy(p), iso_sim_destroy(t);
+  iso_model_destroy(m);
+}
+
+Test(contact_batch, vtk_output_reads_back) {
+  isoModel *m = model();
+  isoSim *s = sim(m, 2, 1, 1 << 14, ISO_SURFACE_POLYGON);
+  place_all(s, 0);
+  char path[] = "/tmp/iso_surfXXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  cr_assert_eq(iso_sim_write_contact_vtk(s, 0, path), ISO_ERR_STATE, "no surfaces before an update");
+  iso_sim_update_contact(s);
+  cr_assert_eq(iso_sim_write_contact_vtk(s, 0, path), ISO_OK, "%s", iso_last_error());
+  isoContactFace *f;
+  int n = faces(s, 0, &f);
+  FILE *in = fopen(path, "r");
+  cr_assert_not_null(in);
+  char line[256];
+  int polys = -1, cells = -1, nread = 0, in_scalars = 0;
+  double sum = 0;
+  while (fgets(line, sizeof line, in)) {
+    if (sscanf(line, "POLYGONS %d", &polys) == 1) continue;
+    if (sscanf(line, "CELL_DATA %d", &cells) == 1) continue;
+    if (strncmp(line, "LOOKUP_TABLE", 12) == 0 && cells >= 0) {
+      in_scalars = 1;
+      continue;
+    }
+    if (in_scalars) {
+      double p;
+      if (sscanf(line, "%lf", &p) == 1) {
+        cr_assert_eq(p, f[nread].pressure, "pressure of polygon %d round-trips", nread);
+        sum += p;
+        nread++;
+      }
+    }
+  }
+  fclose(in);
+  cr_assert_eq(polys, n);
+  cr_assert_eq(cells, n);
+  cr_assert_eq(nread, n);
+  cr_assert_eq(iso_sim_write_contact_vtk(s, 5, path), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_write_contact_vtk(s, 0, "/nonexistent/dir/x.vtk"), ISO_ERR_IO);
+  char prefix[] = "/tmp/iso_meshXXXXXX";
+  fd = mkstemp(prefix);
+  close(fd);
+  cr_assert_eq(iso_sim_write_meshes_vtk(s, 0, prefix), ISO_OK, "%s", iso_last_error());
+  char one[300];
+  snprintf(one, sizeof one, "%s_ball1.vtk", prefix);
+  cr_assert_eq(access(one, R_OK), 0, "posed mesh %s written", one);
+  remove(one);
+  snprintf(one, sizeof one, "%s_ball2.vtk", prefix);
+  remove(one);
+  snprintf(one, sizeof one, "%s_brick.vtk", prefix);
+  cr_assert_eq(access(one, R_OK), 0);
+  remove(one);
+  remove(prefix);
+  remove(path);
+  free(f);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
