@@ -113,7 +113,7 @@ static isoStatus cpu_scan(const isoBackend *b, const int *in, int *out, int n, i
                           void *ws, size_t ws_bytes) {
   static const char fn[] = "list_exclusive_scan";
   int nchunk = chunk_count(b, n);
-  char *base;
+  char *base = NULL;
   isoStatus st = take_workspace(fn, n, ws, ws_bytes, scan_bytes(nchunk), &base);
   if (st != ISO_OK) return st;
   int64_t *w = (int64_t *)(void *)base;
@@ -167,7 +167,7 @@ static void compact_write(int c0, int c1, void *vctx) {
 static isoStatus cpu_compact(const isoBackend *b, const int *flags, int n, int *out_index,
                              int *count, void *ws, size_t ws_bytes) {
   int nchunk = chunk_count(b, n);
-  char *base;
+  char *base = NULL;
   isoStatus st = take_workspace("list_compact", n, ws, ws_bytes, compact_bytes(nchunk), &base);
   if (st != ISO_OK) return st;
   int64_t *w = (int64_t *)(void *)base;
@@ -238,7 +238,7 @@ static void sort_copy_back(int c0, int c1, void *vctx) {
 static isoStatus cpu_sort(const isoBackend *b, uint64_t *keys, int *values, int n, void *ws,
                           size_t ws_bytes) {
   int nchunk = chunk_count(b, n);
-  char *base;
+  char *base = NULL;
   isoStatus st = take_workspace("list_sort_by_key", n, ws, ws_bytes, sort_bytes(n, nchunk), &base);
   if (st != ISO_OK) return st;
   uint64_t *alt_k = (uint64_t *)(void *)base;

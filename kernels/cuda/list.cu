@@ -82,21 +82,21 @@ isoStatus compact_storage(int n, cudaStream_t s, size_t *bytes) {
 
 // Total bytes (without alignment slack) of each primitive's layout for n items.
 isoStatus scan_bytes(int n, cudaStream_t s, size_t *bytes) {
-  size_t t;
+  size_t t = 0;
   isoStatus st = scan_storage(n, s, &t);
   *bytes = ALIGN + round_up(t);
   return st;
 }
 
 isoStatus sort_bytes(int n, cudaStream_t s, size_t *bytes) {
-  size_t t;
+  size_t t = 0;
   isoStatus st = sort_storage(n, s, &t);
   *bytes = round_up((size_t)n * sizeof(uint64_t)) + round_up((size_t)n * sizeof(int)) + round_up(t);
   return st;
 }
 
 isoStatus compact_bytes(int n, cudaStream_t s, size_t *bytes) {
-  size_t t;
+  size_t t = 0;
   isoStatus st = compact_storage(n, s, &t);
   *bytes = ALIGN + round_up(t);
   return st;
@@ -126,7 +126,7 @@ isoStatus scan(const isoBackend *b, const int *in, int *out, int n, int *total, 
   size_t need, temp_bytes;
   isoStatus st = scan_bytes(n, s, &need);
   if (st != ISO_OK) return st;
-  char *base;
+  char *base = NULL;
   if ((st = take_workspace(fn, n, ws, ws_bytes, need, &base)) != ISO_OK) return st;
   long long *slot = (long long *)(void *)base;
   void *temp = base + ALIGN;
@@ -154,7 +154,7 @@ isoStatus sort_by_key(const isoBackend *b, uint64_t *keys, int *values, int n, v
   size_t need;
   isoStatus st = sort_bytes(n, s, &need);
   if (st != ISO_OK) return st;
-  char *base;
+  char *base = NULL;
   if ((st = take_workspace("list_sort_by_key", n, ws, ws_bytes, need, &base)) != ISO_OK) return st;
   uint64_t *alt_k = (uint64_t *)(void *)base;
   base += round_up((size_t)n * sizeof(uint64_t));
@@ -181,7 +181,7 @@ isoStatus compact(const isoBackend *b, const int *flags, int n, int *out_index, 
   size_t need;
   isoStatus st = compact_bytes(n, s, &need);
   if (st != ISO_OK) return st;
-  char *base;
+  char *base = NULL;
   if ((st = take_workspace("list_compact", n, ws, ws_bytes, need, &base)) != ISO_OK) return st;
   int *slot = (int *)(void *)base;
   size_t temp_bytes = need - ALIGN;
