@@ -193,7 +193,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   UP(pair_n, np, int);
   UP(pair_kind, np, int);
 #undef UP
-  if (st == ISO_OK) st = device_copy(s, gE, sizeof(real) * (size_t)ng, (const void **)&d->geom_E.data);
+  d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: may become per world */
   if (st != ISO_OK) return st;
 
   /* per-world work buffers */

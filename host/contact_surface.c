@@ -59,6 +59,7 @@ isoStatus contact_update(isoSim *s) {
   simContact *c = s->contact;
   c->updated = 1;
   if (c->dev.npair == 0) return ISO_OK;
+  c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world */
   if (s->be.kind == ISO_BACKEND_CUDA)
     return cuda_contact_run(&s->be, s->nworld, c->dev, c->work, s->q, s->nq, s->status);
   runCtx r;
@@ -321,7 +322,8 @@ isoStatus iso_sim_write_meshes_vtk(const isoSim *s, int world, const char *prefi
     int ne = (a + 1 < c->nasset ? H->asset_elem0[a + 1] : c->host_nelem) - e0;
     char path[1024];
     snprintf(path, sizeof path, "%s_%s.vtk", prefix, c->geom_name[g]);
-    real E = H->geom_E.data[g];
+    double E = 0;
+    st = iso_sim_get_param(s, ISO_PARAM_GEOM_MODULUS, g, iso_worlds_one(world), &E);
     if (H->geom_kind[g] == HS_GEOM_TETS) {
       tetMesh t;
       memset(&t, 0, sizeof t);

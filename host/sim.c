@@ -187,6 +187,24 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   TRY(alloc_param(s, ISO_PARAM_BODY_MASS, s->nbody, 1, mass));
   TRY(alloc_param(s, ISO_PARAM_BODY_COM, s->nbody, 3, com));
   TRY(alloc_param(s, ISO_PARAM_BODY_INERTIA, s->nbody, 6, inertia));
+  {
+    /* contact materials per geometry (world-stride fields like the body ones) */
+    int ng = m->ngeom;
+    real *gv = (real *)calloc(2 * (size_t)ng + 1, sizeof(real));
+    if (!gv) TRY(iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory"));
+    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].hydroelastic_modulus;
+    st = alloc_param(s, ISO_PARAM_GEOM_MODULUS, ng, 1, gv);
+    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].hunt_crossley_dissipation;
+    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_DISSIPATION, ng, 1, gv);
+    for (int g = 0; g < ng; ++g) gv[2 * g] = m->geom[g].mu_static, gv[2 * g + 1] = m->geom[g].mu_dynamic;
+    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_FRICTION, ng, 2, gv);
+    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].point_stiffness;
+    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_STIFFNESS, ng, 1, gv);
+    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].relaxation_time;
+    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_RELAXATION, ng, 1, gv);
+    free(gv);
+    if (st != ISO_OK) goto fail;
+  }
   free(mass), free(com), free(inertia);
   mass = com = inertia = NULL;
   TRY(iso_sim_reset(s, iso_worlds_all()));

@@ -10,7 +10,7 @@
 #include "kernels/core.h"
 #include "kernels/world_field.h"
 
-#define ISO_PARAM_COUNT 4
+#define ISO_PARAM_COUNT 9
 
 typedef struct simParam {
   wfield f;  /* backend memory: (1 or nworld, nitem, width) */

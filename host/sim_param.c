@@ -17,6 +17,11 @@ int iso_param_width(isoParam p) {
     case ISO_PARAM_BODY_MASS: return 1;
     case ISO_PARAM_BODY_COM: return 3;
     case ISO_PARAM_BODY_INERTIA: return 6;
+    case ISO_PARAM_GEOM_MODULUS: return 1;
+    case ISO_PARAM_GEOM_DISSIPATION: return 1;
+    case ISO_PARAM_GEOM_FRICTION: return 2;
+    case ISO_PARAM_GEOM_STIFFNESS: return 1;
+    case ISO_PARAM_GEOM_RELAXATION: return 1;
   }
   return 0;
 }
@@ -27,6 +32,11 @@ const char *iso_param_name(isoParam p) {
     case ISO_PARAM_BODY_MASS: return "body_mass";
     case ISO_PARAM_BODY_COM: return "body_com";
     case ISO_PARAM_BODY_INERTIA: return "body_inertia";
+    case ISO_PARAM_GEOM_MODULUS: return "geometry_modulus";
+    case ISO_PARAM_GEOM_DISSIPATION: return "geometry_dissipation";
+    case ISO_PARAM_GEOM_FRICTION: return "geometry_friction";
+    case ISO_PARAM_GEOM_STIFFNESS: return "geometry_stiffness";
+    case ISO_PARAM_GEOM_RELAXATION: return "geometry_relaxation";
   }
   return "unknown";
 }
@@ -55,6 +65,15 @@ static isoStatus check_value(const isoSim *s, isoParam p, int world, const doubl
   if (p == ISO_PARAM_BODY_MASS && !(x[0] > 0))
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: body_mass, world %d: mass %g must be > 0",
                     world, x[0]);
+  if ((p == ISO_PARAM_GEOM_MODULUS || p == ISO_PARAM_GEOM_STIFFNESS) && !(x[0] > 0))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be > 0",
+                    iso_param_name(p), world, x[0]);
+  if ((p == ISO_PARAM_GEOM_DISSIPATION || p == ISO_PARAM_GEOM_RELAXATION) && x[0] < 0)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be >= 0",
+                    iso_param_name(p), world, x[0]);
+  if (p == ISO_PARAM_GEOM_FRICTION && (x[0] < 0 || x[1] < 0))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: geometry_friction, world %d: (%g, %g) must be >= 0",
+                    world, x[0], x[1]);
   if (p == ISO_PARAM_BODY_INERTIA) {
     char what[96];
     snprintf(what, sizeof what, "iso_sim_set_param: body_inertia, world %d", world);

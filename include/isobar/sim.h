@@ -108,8 +108,13 @@ typedef enum isoParam {
   ISO_PARAM_GRAVITY = 0,      /* item 0; 3 values, m/s², world frame */
   ISO_PARAM_BODY_MASS = 1,    /* item = body; 1 value, kg, > 0 */
   ISO_PARAM_BODY_COM = 2,     /* item = body; 3 values, m, body frame */
-  ISO_PARAM_BODY_INERTIA = 3  /* item = body; 6 values Ixx Iyy Izz Ixy Ixz Iyz about the COM in
+  ISO_PARAM_BODY_INERTIA = 3, /* item = body; 6 values Ixx Iyy Izz Ixy Ixz Iyz about the COM in
                                  the body frame, kg m²; positive definite, triangle inequality */
+  ISO_PARAM_GEOM_MODULUS = 4,     /* item = geometry; hydroelastic modulus E, Pa, > 0 */
+  ISO_PARAM_GEOM_DISSIPATION = 5, /* item = geometry; Hunt–Crossley dissipation, s/m, >= 0 */
+  ISO_PARAM_GEOM_FRICTION = 6,    /* item = geometry; 2 values: static, dynamic friction, >= 0 */
+  ISO_PARAM_GEOM_STIFFNESS = 7,   /* item = geometry; point-contact stiffness, N/m, > 0 */
+  ISO_PARAM_GEOM_RELAXATION = 8   /* item = geometry; relaxation time, s, >= 0 */
 } isoParam;
 
 /* Values per item of a parameter (3, 1, 3 or 6). */
