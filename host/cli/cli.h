@@ -20,5 +20,6 @@ void cli_progress_end(cliProgress *p);
 int cli_parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out);
 
 int cli_bench(int argc, char **argv);
+int cli_run(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ static void usage(FILE *f) {
           "commands:\n"
           "  bench    step a built-in scene of tumbling free bodies in many worlds and report\n"
           "           throughput (isobar bench --help for its options)\n"
+          "  run      load an SDFormat or URDF scene and step it in many worlds (isobar run --help)\n"
           "\n"
           "options:\n"
           "  --help     this text\n"
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (strcmp(argv[1], "bench") == 0) return cli_bench(argc - 1, argv + 1);
+  if (strcmp(argv[1], "run") == 0) return cli_run(argc - 1, argv + 1);
   fprintf(stderr, "isobar: unknown command '%s' (try isobar --help)\n", argv[1]);
   return 2;
 }

@@ -1,0 +1,345 @@
+/* isobar run: load a scene file (SDFormat or URDF), step it in N worlds, optionally record every
+ * state to CSV and the contact surfaces to VTK, and end with one JSON line on stdout. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "host/record_csv.h"
+#include "isobar/isobar.h"
+#include "isobar/scene.h"
+
+static void run_usage(FILE *f) {
+  fprintf(f,
+          "usage: isobar run SCENE [--worlds N] [--steps S] [--dt DT] [--backend cpu|cuda|auto]\n"
+          "                  [--threads T] [--strict] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]...\n"
+          "                  [--record FILE.csv] [--surfaces FILE.vtk] [--quiet]\n"
+          "\n"
+          "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
+          "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
+          "worlds, bodies, geometries, steps, dt, backend, threads, wall_s, world_steps_per_s,\n"
+          "contact_faces, contact_points, faulted_worlds, report_lines. Elements of the file that\n"
+          "isobar does not use are listed on stderr.\n"
+          "\n"
+          "  --worlds N     number of worlds (default 1)\n"
+          "  --steps S      steps to take; 0 steps nothing (default 1000)\n"
+          "  --dt DT        time step in seconds (default: the scene's, else 0.001)\n"
+          "  --backend K    cpu, cuda or auto (default auto)\n"
+          "  --threads T    CPU threads (default: OpenMP's default)\n"
+          "  --strict       reject the scene if it holds anything isobar would ignore\n"
+          "  --initial-velocity BODY=vx,vy,vz,wx,wy,wz\n"
+          "                 start BODY (its link name, or model::link) in every world with this\n"
+          "                 linear and angular velocity, world frame, m/s and rad/s (repeatable)\n"
+          "  --record FILE  write every world's bodies at every step, step 0 included, as CSV:\n"
+          "                 step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+          "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
+          "  --quiet        print only errors and the JSON line\n");
+}
+
+static int fail(const char *what, isoStatus st) {
+  fprintf(stderr, "isobar run: %s: %s (%s)\n", what, iso_last_error(), iso_status_string(st));
+  return 1;
+}
+
+/* One --initial-velocity: the name, then v (linear) and w (angular), world frame. */
+typedef struct initVel {
+  const char *body;
+  double v[3], w[3];
+} initVel;
+
+static int parse_init_vel(const char *s, initVel *out) {
+  const char *eq = s ? strrchr(s, '=') : NULL;
+  if (!eq || eq == s) {
+    fprintf(stderr, "isobar run: --initial-velocity expects BODY=vx,vy,vz,wx,wy,wz, got '%s'\n", s ? s : "");
+    return 0;
+  }
+  size_t n = (size_t)(eq - s);
+  char *name = (char *)malloc(n + 1);
+  if (!name) return 0;
+  memcpy(name, s, n);
+  name[n] = '\0';
+  double x[6];
+  const char *p = eq + 1;
+  for (int i = 0; i < 6; ++i) {
+    char *end = NULL;
+    x[i] = strtod(p, &end);
+    if (end == p || !isfinite(x[i]) || (i < 5 ? *end != ',' : *end != '\0')) {
+      fprintf(stderr, "isobar run: --initial-velocity '%s': expected six numbers vx,vy,vz,wx,wy,wz after '='\n", s);
+      free(name);
+      return 0;
+    }
+    p = end + 1;
+  }
+  out->body = name;
+  memcpy(out->v, x, sizeof out->v);
+  memcpy(out->w, x + 3, sizeof out->w);
+  return 1;
+}
+
+/* Give body `b` of every world the velocities of `iv`. The sim's v is [w, v] per body. */
+static isoStatus apply_init_vel(isoSim *sim, int b, const initVel *iv) {
+  int nw = iso_sim_world_count(sim), nv = iso_sim_state_width(sim, ISO_STATE_V);
+  double *v = (double *)malloc(sizeof(double) * ((size_t)nw * (size_t)nv + 1));
+  if (!v) return ISO_ERR_NOMEM;
+  isoStatus st = iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_all(), v);
+  for (int w = 0; w < nw && st == ISO_OK; ++w) {
+    double *vb = v + (size_t)w * (size_t)nv + 6 * (size_t)b;
+    memcpy(vb, iv->w, 3 * sizeof(double));
+    memcpy(vb + 3, iv->v, 3 * sizeof(double));
+  }
+  if (st == ISO_OK) st = iso_sim_set_state(sim, ISO_STATE_V, iso_worlds_all(), v);
+  free(v);
+  return st;
+}
+
+/* The contact surfaces of the last step, as legacy VTK POLYDATA (ParaView reads it). There are
+ * no hydroelastic surfaces yet, so the file is valid and empty; this function is the one place
+ * that changes when contact arrives. Returns 0 on success. */
+static int write_surfaces(const char *path, const isoSim *sim) {
+  (void)sim;
+  FILE *f = fopen(path, "w");
+  if (!f) {
+    perror(path);
+    fprintf(stderr, "isobar run: cannot create '%s'\n", path);
+    return 1;
+  }
+  fprintf(f,
+          "# vtk DataFile Version 3.0\n"
+          "isobar hydroelastic contact surfaces (none: contact is not computed yet)\n"
+          "ASCII\n"
+          "DATASET POLYDATA\n"
+          "POINTS 0 double\n"
+          "POLYGONS 0 0\n");
+  int bad = ferror(f) != 0;
+  if (fclose(f) != 0 || bad) {
+    fprintf(stderr, "isobar run: cannot write '%s'\n", path);
+    return 1;
+  }
+  fprintf(stderr, "isobar run: no hydroelastic contact surfaces exist yet; wrote an empty surface file '%s'\n", path);
+  return 0;
+}
+
+/* A JSON string (quotes, backslashes and control characters escaped). */
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; ++s) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+    else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+    else fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+typedef struct runArgs {
+  const char *scene, *record, *surfaces;
+  long long worlds, steps, threads;
+  double dt;
+  int strict, quiet;
+  isoBackendKind backend;
+  initVel *iv;
+  int niv;
+} runArgs;
+
+static int parse_args(int argc, char **argv, runArgs *a) {
+  for (int i = 1; i < argc; ++i) {
+    const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(o, "--help") == 0 || strcmp(o, "-h") == 0) {
+      run_usage(stdout);
+      return 0;
+    } else if (strcmp(o, "--worlds") == 0) {
+      if (!cli_parse_int(o, val, 1, 1 << 24, &a->worlds)) return 2;
+      ++i;
+    } else if (strcmp(o, "--steps") == 0) {
+      if (!cli_parse_int(o, val, 0, 1LL << 40, &a->steps)) return 2;
+      ++i;
+    } else if (strcmp(o, "--threads") == 0) {
+      if (!cli_parse_int(o, val, 1, 1024, &a->threads)) return 2;
+      ++i;
+    } else if (strcmp(o, "--dt") == 0) {
+      char *end = NULL;
+      a->dt = val ? strtod(val, &end) : 0;
+      if (!val || *end != '\0' || !(a->dt > 0) || !isfinite(a->dt)) {
+        fprintf(stderr, "isobar run: --dt expects a positive number of seconds, got '%s'\n", val ? val : "");
+        return 2;
+      }
+      ++i;
+    } else if (strcmp(o, "--backend") == 0) {
+      if (!val || iso_backend_parse(val, &a->backend) != ISO_OK) {
+        fprintf(stderr, "isobar run: --backend expects cpu, cuda or auto, got '%s'\n", val ? val : "");
+        return 2;
+      }
+      ++i;
+    } else if (strcmp(o, "--initial-velocity") == 0) {
+      initVel *grown = (initVel *)realloc(a->iv, sizeof *a->iv * (size_t)(a->niv + 1));
+      if (!grown) return 2;
+      a->iv = grown;
+      if (!parse_init_vel(val, &a->iv[a->niv])) return 2;
+      a->niv++;
+      ++i;
+    } else if (strcmp(o, "--record") == 0 || strcmp(o, "--surfaces") == 0) {
+      if (!val) {
+        fprintf(stderr, "isobar run: %s needs a file name\n", o);
+        return 2;
+      }
+      if (o[2] == 'r') a->record = val;
+      else a->surfaces = val;
+      ++i;
+    } else if (strcmp(o, "--strict") == 0) {
+      a->strict = 1;
+    } else if (strcmp(o, "--quiet") == 0) {
+      a->quiet = 1;
+    } else if (o[0] == '-' && o[1] != '\0') {
+      fprintf(stderr, "isobar run: unknown option '%s' (try isobar run --help)\n", o);
+      return 2;
+    } else if (a->scene) {
+      fprintf(stderr, "isobar run: one scene at a time ('%s' and '%s')\n", a->scene, o);
+      return 2;
+    } else {
+      a->scene = o;
+    }
+  }
+  if (!a->scene) {
+    fprintf(stderr, "isobar run: which scene? (isobar run SCENE.sdf; try isobar run --help)\n");
+    return 2;
+  }
+  return -1;
+}
+
+/* A few bodies of world 0, for a person reading the output. */
+static void print_state(const isoModel *m, const isoSim *sim) {
+  int nb = iso_sim_body_count(sim), show = nb < 8 ? nb : 8;
+  double *q = (double *)malloc(sizeof(double) * (7 * (size_t)nb + 1));
+  double *v = (double *)malloc(sizeof(double) * (6 * (size_t)nb + 1));
+  double t = 0;
+  if (q && v && iso_sim_get_state(sim, ISO_STATE_Q, iso_worlds_one(0), q) == ISO_OK &&
+      iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_one(0), v) == ISO_OK &&
+      iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t) == ISO_OK) {
+    printf("world 0 at t = %.6g s:\n", t);
+    for (int b = 0; b < show; ++b) {
+      isoBodyDef bd;
+      iso_model_get_body(m, b, &bd);
+      printf("  %-32s p = (%9.5f, %9.5f, %9.5f)  v = (%8.4f, %8.4f, %8.4f)\n", bd.name, q[7 * b + 4], q[7 * b + 5],
+             q[7 * b + 6], v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
+    }
+    if (show < nb) printf("  ... and %d more bodies\n", nb - show);
+  }
+  free(q);
+  free(v);
+}
+
+static int run(const runArgs *a) {
+  isoLoadOptions lo = iso_default_load_options();
+  lo.strict = a->strict;
+  lo.time_step = a->dt;
+  isoModel *model = NULL;
+  isoLoadReport *report = NULL;
+  isoSim *sim = NULL;
+  recordCsv rec;
+  memset(&rec, 0, sizeof rec);
+  int rc = 1;
+  isoStatus st = iso_scene_load(a->scene, &lo, &model, &report);
+  if (st != ISO_OK) return fail("cannot load the scene", st);
+  if (!a->quiet)
+    for (int i = 0; i < iso_load_report_count(report); ++i) fprintf(stderr, "%s\n", iso_load_report_line(report, i));
+
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = (int)a->worlds;
+  sd.backend = a->backend;
+  sd.threads = (int)a->threads;
+  if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) {
+    rc = fail("creating the sim", st);
+    goto done;
+  }
+  if (!a->quiet) fprintf(stderr, "isobar run: %s\n", iso_sim_backend_reason(sim));
+  for (int i = 0; i < a->niv; ++i) {
+    int b;
+    if ((st = iso_scene_find_body(model, a->iv[i].body, &b)) != ISO_OK) {
+      rc = fail("--initial-velocity", st);
+      goto done;
+    }
+    if ((st = apply_init_vel(sim, b, &a->iv[i])) != ISO_OK) {
+      rc = fail("setting the initial velocity", st);
+      goto done;
+    }
+  }
+  if (a->record) {
+    if ((st = record_csv_open(&rec, a->record, model, sim)) != ISO_OK || (st = record_csv_write(&rec, 0, sim)) != ISO_OK) {
+      rc = fail("--record", st);
+      goto done;
+    }
+  }
+
+  cliProgress prog;
+  cli_progress_start(&prog);
+  double t0 = cli_now();
+  for (long long s = 1; s <= a->steps; ++s) {
+    if ((st = iso_sim_step(sim)) != ISO_OK) {
+      cli_progress_end(&prog);
+      rc = fail("stepping", st);
+      goto done;
+    }
+    if (a->record && (st = record_csv_write(&rec, s, sim)) != ISO_OK) {
+      cli_progress_end(&prog);
+      rc = fail("--record", st);
+      goto done;
+    }
+    if ((s & 63) == 0) cli_progress_update(&prog, s, a->steps);
+  }
+  /* Reading state back waits for the device, so the wall time covers all queued work. */
+  double t_probe;
+  st = iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t_probe);
+  double wall = cli_now() - t0;
+  cli_progress_update(&prog, a->steps, a->steps);
+  cli_progress_end(&prog);
+  if (st != ISO_OK) {
+    rc = fail("reading the state", st);
+    goto done;
+  }
+  if (a->record && (st = record_csv_close(&rec)) != ISO_OK) {
+    rc = fail("--record", st);
+    goto done;
+  }
+  if (a->surfaces && write_surfaces(a->surfaces, sim) != 0) goto done;
+
+  int faulted = 0;
+  uint32_t *status = (uint32_t *)calloc((size_t)a->worlds, sizeof(uint32_t));
+  if (!status || iso_sim_get_status(sim, iso_worlds_all(), status) != ISO_OK) {
+    free(status);
+    rc = fail("reading the status", ISO_ERR_NOMEM);
+    goto done;
+  }
+  for (long long w = 0; w < a->worlds; ++w) faulted += status[w] != 0;
+  free(status);
+  if (!a->quiet) print_state(model, sim);
+  double wsps = wall > 0 ? (double)a->worlds * (double)a->steps / wall : 0;
+  printf("{\"scene\": ");
+  json_string(stdout, a->scene);
+  printf(", \"worlds\": %lld, \"bodies\": %d, \"geometries\": %d, \"steps\": %lld, \"dt\": %.10g, \"backend\": \"%s\", "
+         "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": 0, \"contact_points\": 0, "
+         "\"faulted_worlds\": %d, \"report_lines\": %d}\n",
+         a->worlds, iso_model_body_count(model), iso_model_geometry_count(model), a->steps, iso_sim_time_step(sim),
+         iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, faulted,
+         iso_load_report_count(report));
+  rc = 0;
+done:
+  record_csv_close(&rec);
+  iso_sim_destroy(sim);
+  iso_model_destroy(model);
+  iso_load_report_free(report);
+  return rc;
+}
+
+int cli_run(int argc, char **argv) {
+  runArgs a;
+  memset(&a, 0, sizeof a);
+  a.worlds = 1;
+  a.steps = 1000;
+  a.backend = ISO_BACKEND_AUTO;
+  int rc = parse_args(argc, argv, &a);
+  if (rc < 0) rc = run(&a);
+  for (int i = 0; i < a.niv; ++i) free((char *)a.iv[i].body);
+  free(a.iv);
+  return rc;
+}

@@ -1,0 +1,46 @@
+/* Internal: recording the state of every world and body to a CSV file (isobar run --record).
+ *
+ * One header line, then one row per (step, world, body), worlds in order and bodies in order
+ * within each step:
+ *   step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
+ * p is the body origin and q = R_WB (w, x, y, z); v is the origin's velocity and w the angular
+ * velocity, both in the world frame (note the order: the sim's v is [w, v], the file's is
+ * linear first, as people read it). Numbers are written with %.17g, so every double reads back
+ * exactly; a body name holding a comma, a quote or a line break is quoted as RFC 4180 says. */
+#ifndef ISO_HOST_RECORD_CSV_H
+#define ISO_HOST_RECORD_CSV_H
+
+#include <stdio.h>
+
+#include "isobar/model.h"
+#include "isobar/sim.h"
+
+#define RECORD_CSV_HEADER "step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz"
+
+/* Write the rows of one step. q and v are laid out as the sim's state (per world nbody·7 and
+ * nbody·6 values), time has one value per world, names one per body. Returns 0 on success, -1
+ * when the stream reports an error. */
+int record_csv_rows(FILE *f, long long step, int nworld, int nbody, const char *const *names, const double *time,
+                    const double *q, const double *v);
+
+/* A recorder bound to one file and one sim, with its own buffers. */
+typedef struct recordCsv {
+  FILE *f;
+  char *path;
+  int nworld, nbody;
+  const char **names; /* (nbody) the model's body names (owned by the model) */
+  double *q, *v, *t;  /* (nworld·nbody·7), (nworld·nbody·6), (nworld) */
+} recordCsv;
+
+/* Create `path`, write the header and size the buffers for `sim` (of model `model`, which must
+ * outlive the recorder). ISO_ERR_IO names the file when it cannot be created. */
+isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model, const isoSim *sim);
+
+/* Append the rows of the sim's current state as step `step`. */
+isoStatus record_csv_write(recordCsv *r, long long step, const isoSim *sim);
+
+/* Flush and close (also after a failure; r may be zeroed). ISO_ERR_IO when anything written
+ * was lost. */
+isoStatus record_csv_close(recordCsv *r);
+
+#endif

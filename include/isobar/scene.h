@@ -1,0 +1,114 @@
+/* Scene files: SDFormat and URDF with Drake's `drake:` proximity tags, loaded into a compiled
+ * model, so a scene written for Drake runs unchanged in isobar.
+ *
+ * What is loaded
+ *   SDFormat (.sdf, .world): <world> (gravity; physics/max_step_size as the time step), <model>
+ *   (pose, static, nested models), <include> (uri: a path relative to the including file, an
+ *   absolute one or file://, of an .sdf or .urdf file or of a folder holding model.sdf; name,
+ *   pose and static overrides), <frame>, <link> (pose, inertial), <collision>
+ *   (pose, geometry, surface/friction/ode/mu and mu2, drake:proximity_properties), <joint
+ *   type="fixed">, <pose> with relative_to (a link, frame, joint or nested model of the same
+ *   model, "__model__", or "world"), degrees="true" and rotation_format="quat_xyzw".
+ *   URDF (.urdf): <robot>, <link> (inertial, collision), <joint type="fixed">, the "world"
+ *   link, the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
+ *   Geometry: box, sphere, cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
+ *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
+ *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
+ *   (.obj or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
+ *   drake: tags, read as Drake's parser reads them: rigid_hydroelastic, compliant_hydroelastic,
+ *   hydroelastic_modulus (ignored with a report line on a rigid geometry, as Drake warns),
+ *   mesh_resolution_hint, hydroelastic_margin, hunt_crossley_dissipation, relaxation_time,
+ *   point_contact_stiffness, mu_dynamic and mu_static (one alone serves both; dynamic >
+ *   static is an error), and isobar's own drake:slab_thickness for a compliant plane.
+ *   Friction when a file gives no drake:mu_*: SDFormat's <surface><friction><ode> <mu>
+ *   (static) and <mu2> (dynamic), each 1.0 when absent; otherwise 1.0 and 1.0 — Drake's
+ *   parser default, which differs from the API default of 0.5.
+ *
+ * Bodies and names
+ *   Every free link becomes one body named by its scoped name: `model::link` (nested models
+ *   add their names: `outer::inner::link`; a URDF robot's name is its model name). Links joined
+ *   by fixed joints are merged into the parent link's body (the root of the fixed-joint tree
+ *   names it): mass, centre of mass and inertia combined by the parallel-axis theorem, the
+ *   child's collisions re-attached with composed poses. Links of a static model, links fixed
+ *   to `world` and the URDF `world` link are welded: their collisions are attached to
+ *   ISO_WORLD_BODY and they add no body. Geometry names are `model::link::collision` (a
+ *   collision without a name is named after its shape: `box`, `box1`, ...).
+ *   Mass properties: an SDFormat link without <inertial> gets SDFormat's defaults (the
+ *   specification's <inertial>: mass 1, ixx = iyy = izz = 1, products 0, at the link origin);
+ *   a URDF link without <inertial> gets zero mass, as in the URDF specification and Drake's
+ *   parser — fine when merged into or welded to something with mass, an error for a free body.
+ *   The body frame is the root link's frame; its initial pose is the link's pose in the file.
+ *
+ * What is rejected (the call fails, the message names file:line and the element)
+ *   malformed XML; a missing file or mesh; a value that is not a finite number; a negative
+ *   mass; a free body without mass; an inertia the model rejects (its message is kept); an
+ *   unknown geometry; a relative_to naming no frame, or frames placed in a cycle; joints other
+ *   than fixed, and what would change the motion if ignored (drake:joint,
+ *   drake:deformable_properties, bushings, springs, constraints, placement_frame,
+ *   <include merge="true">, <pose frame=...>, package:// and model:// uris) with
+ *   ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant together.
+ *
+ * What is reported (isoLoadReport; with strict set, each is an ISO_ERR_UNSUPPORTED error)
+ *   every element or attribute isobar does not use (plugins, joint axes of fixed joints,
+ *   drake:collision_filter_group for now, a modulus on a rigid geometry, ...), one line each,
+ *   in document order: "file:line: <element> ignored (why)" or "file:line: <element>
+ *   attribute 'name' ignored (why)". <visual> elements (and URDF <material>) are legitimately
+ *   irrelevant to a simulator: they are counted into one summary line at the end of the
+ *   report, which strict mode does not reject. */
+#ifndef ISOBAR_SCENE_H
+#define ISOBAR_SCENE_H
+
+#include "isobar/model.h"
+#include "isobar/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How a scene file is loaded. */
+typedef struct isoLoadOptions {
+  int strict;       /* non-zero: every element or attribute that would be reported as ignored
+                       is an ISO_ERR_UNSUPPORTED error instead (the visual summary excepted);
+                       default 0 */
+  double time_step; /* > 0: the model's time step, s, whatever the scene says; 0: the scene's
+                       (SDFormat <physics><max_step_size>), else 1e-3; default 0 */
+} isoLoadOptions;
+
+/* The defaults documented on each field. */
+isoLoadOptions iso_default_load_options(void);
+
+/* The lines a load reports: elements and attributes the file has and isobar does not use. */
+typedef struct isoLoadReport isoLoadReport;
+
+/* Load an SDFormat (.sdf, .world) or URDF (.urdf) file, chosen by its extension (any other is
+ * ISO_ERR_INVALID). `opt` may be NULL for the defaults. On success *out is a compiled model
+ * (free it with iso_model_destroy) and, when `report` is not NULL, *report is the load report
+ * (free it with iso_load_report_free; it may hold no line). On failure both are set to NULL
+ * and iso_last_error() names the file, the line and the element: ISO_ERR_IO (a file cannot
+ * be read), ISO_ERR_PARSE (malformed XML, a bad value, an unknown element where a known one
+ * is required), ISO_ERR_INVALID (a value out of range, as the model builder rejects it),
+ * ISO_ERR_UNSUPPORTED (see the top of this header, or anything reported, in strict mode). */
+isoStatus iso_scene_load(const char *path, const isoLoadOptions *opt, isoModel **out,
+                         isoLoadReport **report);
+
+/* Number of lines in a report (0 for NULL). */
+int iso_load_report_count(const isoLoadReport *report);
+
+/* Line `i` (0 <= i < count) without a trailing newline, owned by the report; NULL when out of
+ * range. */
+const char *iso_load_report_line(const isoLoadReport *report, int i);
+
+/* Free a report (NULL is fine). */
+void iso_load_report_free(isoLoadReport *report);
+
+/* Find a body of a loaded model by name: its full scoped name (`model::link`), or any tail of
+ * it after a `::` (the plain link name `link`, or `inner::link`) when exactly one body has that
+ * tail. ISO_ERR_NOT_FOUND when none matches and ISO_ERR_INVALID when several do; both
+ * messages list the candidates (the matching bodies, or every body of the model). Works on any
+ * model, also one built through the API. */
+isoStatus iso_scene_find_body(const isoModel *model, const char *name, int *id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

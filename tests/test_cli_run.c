@@ -1,0 +1,233 @@
+/* isobar run, end to end: the tool is run as a user would (system() with redirected output) on
+ * the example scenes. It exits 0 and ends its stdout with one JSON line; --steps 0 records
+ * exactly the initial state; --initial-velocity reaches the recorded state; bad input exits
+ * non-zero with the file named on stderr, and never crashes. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/isobar_cli_XXXXXX");
+  cr_assert(mkdtemp(tmpdir) != NULL);
+}
+
+static void remove_tmpdir(void) {
+  if (!tmpdir[0]) return;
+  DIR *d = opendir(tmpdir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (e->d_name[0] == '.') continue;
+      char p[1024];
+      snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+      unlink(p);
+    }
+    closedir(d);
+  }
+  rmdir(tmpdir);
+}
+
+TestSuite(cli_run, .init = make_tmpdir, .fini = remove_tmpdir);
+
+static const char *bin(void) {
+  const char *b = getenv("ISO_BINARY_DIR");
+  if (!b) cr_skip_test("ISO_BINARY_DIR is unset: run the tests through ctest to find the isobar tool");
+  return b;
+}
+
+static const char *src(const char *rel) {
+  static char buf[8][1024];
+  static int next;
+  const char *s = getenv("ISO_SOURCE_DIR");
+  if (!s) cr_skip_test("ISO_SOURCE_DIR is unset: run the tests through ctest");
+  char *b = buf[next++ & 7];
+  snprintf(b, sizeof buf[0], "%s/%s", s, rel);
+  return b;
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return calloc(1, 1);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *s = (char *)calloc((size_t)n + 1, 1);
+  if (fread(s, 1, (size_t)n, f) != (size_t)n) s[0] = '\0';
+  fclose(f);
+  return s;
+}
+
+/* Run `isobar run ARGS`; returns the exit code, fills *out and *err (free them). */
+static int run(const char *args, char **out, char **err) {
+  const char *b = bin();
+  char cmd[4096];
+  snprintf(cmd, sizeof cmd, "\"%s/isobar\" run %s >\"%s/out\" 2>\"%s/err\"", b, args, tmpdir, tmpdir);
+  int status = system(cmd);
+  cr_assert(status != -1);
+  cr_assert(WIFEXITED(status), "isobar run %s did not exit normally (a crash?)", args);
+  char p[600];
+  snprintf(p, sizeof p, "%s/out", tmpdir);
+  *out = slurp(p);
+  snprintf(p, sizeof p, "%s/err", tmpdir);
+  *err = slurp(p);
+  return WEXITSTATUS(status);
+}
+
+static const char *last_line(char *s) {
+  size_t n = strlen(s);
+  while (n > 0 && s[n - 1] == '\n') s[--n] = '\0';
+  char *nl = strrchr(s, '\n');
+  return nl ? nl + 1 : s;
+}
+
+static void has(const char *hay, const char *needle) {
+  cr_assert(strstr(hay, needle) != NULL, "'%s' lacks '%s'", hay, needle);
+}
+
+Test(cli_run, example_runs_and_ends_with_one_json_line) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --worlds 3 --steps 20 --backend cpu --threads 1", src("examples/compliant_box_on_plane.sdf"));
+  int rc = run(args, &out, &err);
+  cr_assert_eq(rc, 0, "stderr: %s", err);
+  const char *json = last_line(out);
+  cr_assert(json[0] == '{' && json[strlen(json) - 1] == '}', "last line is not a JSON object: '%s'", json);
+  has(json, "\"worlds\": 3");
+  has(json, "\"steps\": 20");
+  has(json, "\"backend\": \"cpu\"");
+  has(json, "\"bodies\": 1");
+  has(json, "\"wall_s\": ");
+  has(json, "\"world_steps_per_s\": ");
+  has(json, "\"contact_faces\": 0");
+  has(json, "\"contact_points\": 0");
+  has(json, "\"dt\": 0.001");
+  has(err, "<visual> ignored"); /* the load report goes to stderr */
+  free(out);
+  free(err);
+}
+
+Test(cli_run, every_example_runs_strictly) {
+  const char *dirs[2] = {src("examples"), src("examples/models")};
+  int n = 0;
+  for (int d = 0; d < 2; ++d) {
+    DIR *dir = opendir(dirs[d]);
+    cr_assert(dir != NULL);
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+      size_t len = strlen(e->d_name);
+      if (!(len > 4 && (strcmp(e->d_name + len - 4, ".sdf") == 0 || (len > 5 && strcmp(e->d_name + len - 5, ".urdf") == 0))))
+        continue;
+      char args[2048], *out, *err;
+      snprintf(args, sizeof args, "\"%s/%s\" --steps 5 --worlds 2 --backend cpu --strict --quiet", dirs[d], e->d_name);
+      int rc = run(args, &out, &err);
+      cr_assert_eq(rc, 0, "%s: %s", e->d_name, err);
+      cr_assert_eq(err[0], '\0', "--quiet: nothing on stderr, got '%s'", err);
+      cr_assert(strchr(out, '\n') == strrchr(out, '\n'), "--quiet: one line on stdout, got '%s'", out);
+      has(out, "\"steps\": 5");
+      free(out);
+      free(err);
+      ++n;
+    }
+    closedir(dir);
+  }
+  cr_assert(n >= 9, "only %d examples", n);
+}
+
+Test(cli_run, zero_steps_record_exactly_the_initial_state) {
+  char args[2048], csv[600], *out, *err;
+  snprintf(csv, sizeof csv, "%s/initial.csv", tmpdir);
+  snprintf(args, sizeof args, "\"%s\" --worlds 2 --steps 0 --backend cpu --record \"%s\" --initial-velocity box3::box=1,2,3,4,5,6",
+           src("examples/stack_of_five_boxes.sdf"), csv);
+  int rc = run(args, &out, &err);
+  cr_assert_eq(rc, 0, "stderr: %s", err);
+  has(last_line(out), "\"steps\": 0");
+  char *text = slurp(csv);
+  char *save = NULL, *line = strtok_r(text, "\n", &save);
+  cr_assert_str_eq(line, "step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+  int rows = 0;
+  while ((line = strtok_r(NULL, "\n", &save)) != NULL) {
+    int w = rows / 5, b = rows % 5;
+    char name[64], expect[512];
+    snprintf(name, sizeof name, "box%d::box", b + 1);
+    /* The initial state: each box resting on the one below, at rest but for box3. */
+    const char *vel = b == 2 ? "1,2,3,4,5,6" : "0,0,0,0,0,0";
+    const double zs[5] = {0.05, 0.15, 0.25, 0.35, 0.45}; /* as the file writes them */
+    double z = zs[b];
+    snprintf(expect, sizeof expect, "0,0,%d,%s,0,0,%.17g,1,0,0,0,%s", w, name, z, vel);
+    cr_assert_str_eq(line, expect, "row %d: '%s', expected '%s'", rows, line, expect);
+    ++rows;
+  }
+  cr_assert_eq(rows, 2 * 5, "steps 0 only: one row per world and body");
+  free(text);
+  free(out);
+  free(err);
+}
+
+Test(cli_run, surfaces_file_is_valid_and_empty) {
+  char args[2048], vtk[600], *out, *err;
+  snprintf(vtk, sizeof vtk, "%s/surfaces.vtk", tmpdir);
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --surfaces \"%s\"", src("examples/sphere_on_box.sdf"), vtk);
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  has(err, "no hydroelastic contact surfaces exist yet");
+  char *text = slurp(vtk);
+  has(text, "# vtk DataFile Version 3.0\n");
+  has(text, "ASCII\nDATASET POLYDATA\nPOINTS 0 double\nPOLYGONS 0 0\n");
+  free(text);
+  free(out);
+  free(err);
+}
+
+Test(cli_run, bad_input_fails_naming_the_file) {
+  char args[2048], *out, *err;
+  const char *bad = src("tests/data/scenes/bad_negative_mass.sdf");
+  snprintf(args, sizeof args, "\"%s\" --steps 1", bad);
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, bad);
+  has(err, "mass -2");
+  free(out);
+  free(err);
+
+  const char *missing = src("tests/data/scenes/no_such_scene.sdf");
+  snprintf(args, sizeof args, "\"%s\"", missing);
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, missing);
+  free(out);
+  free(err);
+
+  const char *unsup = src("tests/data/scenes/unsupported.sdf");
+  snprintf(args, sizeof args, "\"%s\" --strict", unsup);
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, unsup);
+  has(err, "strict");
+  free(out);
+  free(err);
+
+  snprintf(args, sizeof args, "\"%s\" --steps 1 --initial-velocity box=1,0,0,0,0,0", src("examples/stack_of_five_boxes.sdf"));
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, "ambiguous");
+  has(err, "'box1::box'");
+  free(out);
+  free(err);
+
+  snprintf(args, sizeof args, "\"%s\" --steps 1 --initial-velocity crate=1,0,0,0,0,0", src("examples/stack_of_five_boxes.sdf"));
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, "no body named 'crate'");
+  free(out);
+  free(err);
+
+  /* Usage errors exit 2. */
+  const char *usage[] = {"", "--steps -1 x.sdf", "x.sdf --worlds 0", "x.sdf --bogus", "x.sdf --initial-velocity box=1,2",
+                         "x.sdf --dt 0", "a.sdf b.sdf"};
+  for (size_t i = 0; i < sizeof usage / sizeof usage[0]; ++i) {
+    cr_assert_eq(run(usage[i], &out, &err), 2, "isobar run %s", usage[i]);
+    cr_assert(err[0] != '\0', "isobar run %s says why", usage[i]);
+    free(out);
+    free(err);
+  }
+}
