@@ -253,6 +253,37 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
       return st;
     }
   }
+  /* point contact treats meshes as their convex hulls (Drake: FCL convex) */
+  h->point_nvert = (int *)calloc((size_t)ng + 1, sizeof(int));
+  if (!h->point_nvert) {
+    hydro_free(h);
+    return iso_fail(ISO_ERR_NOMEM, "model compile: out of memory");
+  }
+  for (int i = 0; i < ng; ++i) {
+    const isoGeometryDef *g = &m->geom[i];
+    if (g->shape != ISO_SHAPE_MESH && g->shape != ISO_SHAPE_CONVEX) continue;
+    char what[160];
+    snprintf(what, sizeof what, "geometry '%.120s'", g->name);
+    triMesh hull;
+    memset(&hull, 0, sizeof hull);
+    st = hull_of_file(g, &hull, what);
+    if (st == ISO_OK) {
+      long have = 0;
+      for (int j = 0; j < i; ++j) have += h->point_nvert[j];
+      real *pv = (real *)realloc(h->point_vert, sizeof(real) * 3 * (size_t)(have + hull.nvert));
+      if (!pv) st = iso_fail(ISO_ERR_NOMEM, "model compile: out of memory");
+      else {
+        h->point_vert = pv;
+        memcpy(pv + 3 * have, hull.vert, sizeof(real) * 3 * (size_t)hull.nvert);
+        h->point_nvert[i] = hull.nvert;
+      }
+    }
+    tri_mesh_free(&hull);
+    if (st != ISO_OK) {
+      hydro_free(h);
+      return st;
+    }
+  }
   for (int a = 0; a < ng; ++a)
     for (int b = a + 1; b < ng; ++b) {
       int first, second;
@@ -279,5 +310,7 @@ void hydro_free(modelHydro *h) {
   free(h->geom);
   free(h->pair);
   free(h->fallback);
+  free(h->point_nvert);
+  free(h->point_vert);
   memset(h, 0, sizeof *h);
 }

@@ -50,6 +50,8 @@ typedef struct modelHydro {
   hydroPair *pair;   /* (npair) ordered by (m, n) */
   int nfallback;     /* pairs that fall back to point contact */
   hydroPair *fallback; /* (nfallback) */
+  int *point_nvert;  /* (ngeom) hull vertices of mesh and convex geometries for point contact, else 0 */
+  real *point_vert;  /* (Σ point_nvert, 3) in each geometry's frame, geometry after geometry */
 } modelHydro;
 
 /* Build the assets, the per-geometry kinds and the pair table of a validated model. Errors

@@ -203,10 +203,11 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   w->max_face = s->def.max_contacts;
   w->triangles = s->def.surface_representation == ISO_SURFACE_TRIANGLE;
   const size_t mc = (size_t)w->max_cand, mf = (size_t)w->max_face;
-  if (np == 0) return ISO_OK; /* no hydroelastic pair: the stage never runs */
 #define BUF(field, count, type) \
   if (st == ISO_OK) st = device_buffer(s, sizeof(type) * (count), (void **)&w->field)
-  BUF(X_WG, W * (size_t)ng, xform);
+  if (np == 0 && mh->nfallback == 0) return ISO_OK; /* nothing can touch: the stage never runs */
+  BUF(X_WG, W * (size_t)ng, xform); /* poses serve point contact too */
+  if (np == 0) return st;
   BUF(pair_count, W * (size_t)np, int);
   BUF(pair_off, W * (size_t)np, int);
   BUF(cand_total, W, int);

@@ -58,7 +58,7 @@ static void compact_range(int start, int end, void *v) {
 isoStatus contact_update(isoSim *s) {
   simContact *c = s->contact;
   c->updated = 1;
-  if (c->dev.npair == 0) return ISO_OK;
+  if (!c->work.X_WG) return ISO_OK; /* nothing in the model can touch */
   c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world */
   if (s->be.kind == ISO_BACKEND_CUDA)
     return cuda_contact_run(&s->be, s->nworld, c->dev, c->work, s->q, s->nq, s->status);
@@ -69,6 +69,7 @@ isoStatus contact_update(isoSim *s) {
   const int nw = s->nworld;
   r.inner = c->dev.ngeom;
   backend_cpu_for(&s->be, nw * c->dev.ngeom, pose_range, &r);
+  if (c->dev.npair == 0) return ISO_OK;
   r.inner = c->dev.npair;
   backend_cpu_for(&s->be, nw * c->dev.npair, count_range, &r);
   backend_cpu_for(&s->be, nw, scan_range, &r);

@@ -5,6 +5,7 @@
 #include "host/cuda_api.h"
 #include "host/contact_internal.h"
 #include "host/rigid_step.h"
+#include "host/sap_internal.h"
 #include "host/error.h"
 
 #define OFF_MSG "isobar was built without the CUDA backend (nvcc not found at configure time)"
@@ -57,5 +58,36 @@ isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, i
 isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W, const real *q,
                            int nq, uint32_t *status) {
   (void)b, (void)nworld, (void)H, (void)W, (void)q, (void)nq, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
+                          const int *pa, const int *pb, const xform *X, const uint32_t *status,
+                          sapPointHit *hits) {
+  (void)b, (void)nworld, (void)npoint, (void)ngeom, (void)shape, (void)pa, (void)pb, (void)X, (void)status, (void)hits;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
+                           hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
+                           int nq, int nv, sapBatch B, int *needed, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)M, (void)H, (void)W, (void)has_faces, (void)hits, (void)npoint, (void)q;
+  (void)nq, (void)nv, (void)B, (void)needed, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active) {
+  (void)b, (void)nworld, (void)B, (void)active_dev, (void)active;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
+  (void)b, (void)nworld, (void)B;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
+                          real *time, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)B, (void)q, (void)nq, (void)time, (void)status;
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }

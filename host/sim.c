@@ -10,6 +10,7 @@
 
 #include "host/contact_internal.h"
 #include "host/error.h"
+#include "host/sap_internal.h"
 #include "host/model_internal.h"
 #include "host/sim_internal.h"
 #include "kernels/rigid/free_body.h"
@@ -24,6 +25,10 @@ isoSimDef iso_default_sim_def(void) {
   d.max_contacts = 256;
   d.max_candidates = 2048;
   d.surface_representation = ISO_SURFACE_POLYGON;
+  d.contact_approximation = ISO_CONTACT_LAGGED;
+  d.sap_max_iterations = 100;
+  d.sap_relative_tolerance = 1e-6;
+  d.sap_on_failure = ISO_SAP_ACCEPT;
   return d;
 }
 
@@ -123,6 +128,16 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->surface_representation != ISO_SURFACE_POLYGON && d->surface_representation != ISO_SURFACE_TRIANGLE)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown surface_representation %d",
                     d->surface_representation);
+  if (d->contact_approximation != ISO_CONTACT_CONVEX && d->contact_approximation != ISO_CONTACT_LAGGED &&
+      d->contact_approximation != ISO_CONTACT_SIMILAR)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact_approximation %d", d->contact_approximation);
+  if (d->sap_max_iterations < 1)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: sap_max_iterations = %d, must be >= 1", d->sap_max_iterations);
+  if (!(d->sap_relative_tolerance > 0) || !isfinite(d->sap_relative_tolerance))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: sap_relative_tolerance %g must be finite and > 0",
+                    d->sap_relative_tolerance);
+  if (d->sap_on_failure != ISO_SAP_ACCEPT && d->sap_on_failure != ISO_SAP_FREEZE)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown sap_on_failure %d", d->sap_on_failure);
   if (d->backend != ISO_BACKEND_CPU && d->backend != ISO_BACKEND_CUDA && d->backend != ISO_BACKEND_AUTO)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown backend kind %d", (int)d->backend);
   return ISO_OK;
@@ -209,6 +224,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   mass = com = inertia = NULL;
   TRY(iso_sim_reset(s, iso_worlds_all()));
   TRY(contact_create(s, m));
+  TRY(sap_create(s, m));
   *out = s;
   return ISO_OK;
 fail:
@@ -220,6 +236,7 @@ fail:
 void iso_sim_destroy(isoSim *s) {
   if (!s) return;
   backend_sync(&s->be);
+  sap_destroy(s);
   contact_destroy(s);
   backend_free(&s->be, s->q);
   backend_free(&s->be, s->v);
@@ -239,7 +256,7 @@ void iso_sim_destroy(isoSim *s) {
 
 isoStatus iso_sim_step(isoSim *s) {
   CHECK_NULL(s, "iso_sim_step");
-  isoStatus st = rigid_step(s);
+  isoStatus st = s->sap && s->sap->enabled ? sap_step(s) : rigid_step(s);
   if (st != ISO_OK) return st;
   s->nstep++;
   return ISO_OK;

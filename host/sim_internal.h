@@ -40,6 +40,7 @@ struct isoSim {
 
   simParam param[ISO_PARAM_COUNT];
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
+  struct simSap *sap;         /* contact dynamics (host/sap_step.c) */
 };
 
 /* Resolve a world selection into sim->sel[0..*n); repeats are an error when `unique`. */

@@ -79,6 +79,52 @@ isoStatus iso_sim_write_contact_vtk(const isoSim *sim, int world, const char *pa
  * triangle surfaces) as legacy ASCII VTK, one file per geometry: `prefix`_<geometry>.vtk. */
 isoStatus iso_sim_write_meshes_vtk(const isoSim *sim, int world, const char *prefix);
 
+/* ---- contact dynamics results (after iso_sim_step) --------------------------------------------
+ * Each contact constraint of a world: a hydroelastic face (one per face with positive area and
+ * gradients, at its centroid) or a point contact. Frame C has Cz = the normal pointing out of
+ * body A into body B; the impulse γ acts on body B at the point, −γ on A (reference §3). */
+
+enum { ISO_CONSTRAINT_FACE = 0, ISO_CONSTRAINT_POINT = 1 };
+
+typedef struct isoContactResult {
+  int kind;                  /* ISO_CONSTRAINT_FACE or ISO_CONSTRAINT_POINT */
+  int geometry_a, geometry_b; /* A is geometry M of a face */
+  int body_a, body_b;        /* -1: the world */
+  int face;                  /* faces: index into iso_sim_get_contact_faces' list; else -1 */
+  double point[3];           /* contact point, world frame, m */
+  double frame[9];           /* R_WC, row-major; its columns are Cx, Cy, Cz */
+  double impulse[3];         /* γ in C (tangential x, y, normal), N·s */
+  double force[3];           /* γ/dt in C, N */
+  double force_world[3];     /* the same force in the world frame, N */
+  double area;               /* faces: m²; points: 0 */
+  double pressure;           /* faces: solved normal pressure γn/(dt·A), Pa (the tactile output) */
+  double traction[3];        /* faces: force per area in the world frame, Pa */
+  double phi0;               /* signed distance at the start of the step, m (−p0/g for faces) */
+  double stiffness;          /* k, N/m (g·A for faces) */
+} isoContactResult;
+
+/* Number of contact constraints of world `world` at the last step. */
+isoStatus iso_sim_contact_count(const isoSim *sim, int world, int *count);
+
+/* Copy up to `cap` constraints of world `world` with their solved impulses; *count receives
+ * the number (which may exceed cap). */
+isoStatus iso_sim_get_contact_results(const isoSim *sim, int world, isoContactResult *out, int cap, int *count);
+
+/* Net contact wrench on body `body` of world `world` at the last step: torque about the body
+ * origin (3) then force (3), world frame, N·m and N. */
+isoStatus iso_sim_get_body_contact_wrench(const isoSim *sim, int world, int body, double wrench[6]);
+
+typedef struct isoSolverStats {
+  int iterations;     /* SAP Newton iterations at the last step */
+  int ls_iterations;  /* line-search iterations, all Newton iterations together */
+  int converged;      /* 1 when a stopping criterion was met */
+  double residual;    /* ‖D∇ℓ‖ over the tolerance at the last check: below 1 means converged */
+  double cost;        /* the SAP cost at the solution */
+} isoSolverStats;
+
+/* Solver statistics of world `world` at the last step (zeros for a world without contact). */
+isoStatus iso_sim_get_solver_stats(const isoSim *sim, int world, isoSolverStats *out);
+
 #ifdef __cplusplus
 }
 #endif

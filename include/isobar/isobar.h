@@ -6,6 +6,7 @@
 #include "isobar/backend.h"
 #include "isobar/geometry.h"
 #include "isobar/model.h"
+#include "isobar/scene.h"
 #include "isobar/contact.h"
 #include "isobar/sim.h"
 #include "isobar/status.h"

@@ -28,9 +28,20 @@ typedef struct isoSimDef {
   int surface_representation; /* ISO_SURFACE_POLYGON (default, one face per polygon, as Drake's
                                  discrete plant) or ISO_SURFACE_TRIANGLE (each polygon fanned
                                  into triangles around its centroid) */
+  int contact_approximation; /* ISO_CONTACT_LAGGED (default, as Drake), ISO_CONTACT_SIMILAR or
+                                ISO_CONTACT_CONVEX (Drake's "sap") */
+  int sap_max_iterations;    /* Newton iterations per step before a world is "not converged";
+                                default 100 (Drake's) */
+  double sap_relative_tolerance; /* SAP's relative stopping tolerance ε_r; default 1e-6 */
+  int sap_on_failure;        /* ISO_SAP_ACCEPT (default): a world whose solver hits the iteration
+                                limit keeps the last iterate and gets ISO_WORLD_NOT_CONVERGED;
+                                ISO_SAP_FREEZE: it is also frozen */
 } isoSimDef;
 
 enum { ISO_SURFACE_POLYGON = 0, ISO_SURFACE_TRIANGLE = 1 };
+/* Discrete contact approximations (reference §5.3–5.4); the values match the kernels'. */
+enum { ISO_CONTACT_CONVEX = 0, ISO_CONTACT_LAGGED = 1, ISO_CONTACT_SIMILAR = 2 };
+enum { ISO_SAP_ACCEPT = 0, ISO_SAP_FREEZE = 1 };
 
 isoSimDef iso_default_sim_def(void);
 

@@ -46,6 +46,7 @@ extern "C" isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev 
   const unsigned bs = 128;
   hs_pose_kernel<<<cuda_grid((long long)nworld * H.ngeom, bs), bs, 0, s>>>(nworld, H, W, q, nq);
   CUDA_LAUNCHED();
+  if (H.npair == 0) return ISO_OK; /* poses only: point contact uses them */
   hs_count_kernel<<<cuda_grid((long long)nworld * H.npair, bs), bs, 0, s>>>(nworld, H, W, status);
   CUDA_LAUNCHED();
   hs_scan_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, H, W, status);

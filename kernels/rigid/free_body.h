@@ -23,6 +23,7 @@
 #include "kernels/core.h"
 #include "kernels/math/mat3.h"
 #include "kernels/math/quat.h"
+#include "kernels/math/spatial.h"
 #include "kernels/math/vec3.h"
 #include "kernels/world_field.h"
 
@@ -95,6 +96,53 @@ static inline ISO_HD void rigid_free_step_world(int world, const rigidParams *P,
     return;
   }
   *time += dt;
+}
+
+/* q_next = q + dt·N(q)·v for one body, quaternion renormalised (shared by both step paths). */
+static inline ISO_HD void rigid_integrate_body(real *qb, const real *vb, real dt) {
+  quat r = quat_make(qb[0], qb[1], qb[2], qb[3]);
+  quat rn = quat_normalize(quat_integrate_world(r, v3(vb[0], vb[1], vb[2]), dt));
+  qb[0] = rn.w, qb[1] = rn.x, qb[2] = rn.y, qb[3] = rn.z;
+  qb[4] += dt * vb[3], qb[5] += dt * vb[4], qb[6] += dt * vb[5];
+}
+
+/* Free motion of world `world` for the contact path: v* = v + dt·M⁻¹(τ − C) per body, and
+ * the blocks of A = M(q0): each body's spatial inertia about its origin in the world frame,
+ * row-major 6×6 in the [ω, v] order of the generalized velocities. */
+static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const real *q, const real *v,
+                                                  real *vstar, real *A) {
+  const real *gp = wf_at(P->gravity, world, 0, 3);
+  vec3 g = v3(gp[0], gp[1], gp[2]);
+  for (int b = 0; b < P->nbody; ++b) {
+    const real *qb = q + RIGID_NQ * b, *vb = v + RIGID_NV * b;
+    quat r = quat_make(qb[0], qb[1], qb[2], qb[3]);
+    const real *c = wf_at(P->com, world, b, 3), *I6 = wf_at(P->inertia, world, b, 6);
+    vec3 w = v3(vb[0], vb[1], vb[2]), alpha, a_o;
+    rigid_free_accel(r, w, g, v3(c[0], c[1], c[2]), I6, &alpha, &a_o);
+    real *vs = vstar + RIGID_NV * b;
+    vs[0] = vb[0] + P->dt * alpha.x, vs[1] = vb[1] + P->dt * alpha.y, vs[2] = vb[2] + P->dt * alpha.z;
+    vs[3] = vb[3] + P->dt * a_o.x, vs[4] = vb[4] + P->dt * a_o.y, vs[5] = vb[5] + P->dt * a_o.z;
+    mat3 R = quat_to_m3(r);
+    mat3 I_cm = m3_congruence(R, m3_sym6(I6[0], I6[1], I6[2], I6[3], I6[4], I6[5]));
+    sinertia M = si_from_com(*wf_at(P->mass, world, b, 1), m3_mulv(R, v3(c[0], c[1], c[2])), I_cm);
+    si_to_mat6(M, A + 36 * b);
+  }
+}
+
+/* Positions from the solved velocities, then the fault checks; time advances. */
+static inline ISO_HD void rigid_integrate_world(const rigidParams *P, real *q, const real *v, real *time,
+                                                uint32_t *status) {
+  if (*status & ISO_WORLD_FROZEN) return;
+  int finite = 1;
+  for (int b = 0; b < P->nbody; ++b) {
+    rigid_integrate_body(q + RIGID_NQ * b, v + RIGID_NV * b, P->dt);
+    finite &= rigid_state_finite(q + RIGID_NQ * b, v + RIGID_NV * b, RIGID_NQ, RIGID_NV);
+  }
+  if (!finite) {
+    *status |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
+    return;
+  }
+  *time += P->dt;
 }
 
 #endif

@@ -1,0 +1,71 @@
+/* Internal: the sim's contact-dynamics stages (free motion, point contacts, constraints, SAP,
+ * integration) and their buffers, all allocated at sim creation (host/sap_step.c). */
+#ifndef ISO_HOST_SAP_INTERNAL_H
+#define ISO_HOST_SAP_INTERNAL_H
+
+#include "host/backend.h"
+#include "host/linalg.h"
+#if __has_include("kernels/point/pair.h")
+#include "kernels/point/pair.h"
+#else /* TEMPORARY until the point-contact kernels land */
+#include "kernels/math/transform.h"
+enum { POINT_SPHERE, POINT_BOX, POINT_CYLINDER, POINT_CAPSULE, POINT_ELLIPSOID, POINT_HALFSPACE, POINT_CONVEX };
+typedef struct pointShape { int type; real size[3]; const real *vert; int nvert; } pointShape;
+typedef struct pointContact { real depth; vec3 nhat_BA, p_WCa, p_WCb; } pointContact;
+static inline ISO_HD int point_pair(const pointShape *A, xform X_WA, const pointShape *B, xform X_WB, pointContact *out) {
+  (void)A, (void)X_WA, (void)B, (void)X_WB, (void)out;
+  return 0;
+}
+#endif
+#include "kernels/rigid/free_body.h"
+#include "kernels/sap/build.h"
+#include "kernels/sap/solve.h"
+
+#define SAP_MAX_OWNED 32
+
+typedef struct simSap {
+  int enabled;        /* the model has at least one geometry pair that can touch */
+  int npoint;         /* point-contact pairs (the model's fallback pairs) */
+  int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
+  pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
+  sapPointHit *hits;  /* (nworld, npoint) */
+  sapMaterials mat;
+  sapBatch batch;
+  int *ncon;          /* (nworld) */
+  int *needed;        /* (nworld) constraints found (capacity needed on overflow) */
+  real *vstar, *A;
+  sapCon *con;
+  linalgCholesky chol;
+  int have_chol;
+  int iterations_run; /* Newton iterations of the last step (the slowest world) */
+  int *active_dev;    /* CUDA: count of worlds still iterating */
+  void *owned[SAP_MAX_OWNED];
+  int nowned;
+} simSap;
+
+/* CUDA launchers (kernels/cuda/sap.cu; failing stubs in host/cuda_off.c without CUDA). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
+                          const int *pa, const int *pb, const xform *X, const uint32_t *status,
+                          sapPointHit *hits);
+isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
+                           hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
+                           int nq, int nv, sapBatch B, int *needed, uint32_t *status);
+isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active);
+isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B);
+isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
+                          real *time, uint32_t *status);
+#ifdef __cplusplus
+}
+#endif
+
+struct isoSim;
+struct isoModel;
+isoStatus sap_create(struct isoSim *s, const struct isoModel *m);
+void sap_destroy(struct isoSim *s);
+/* One step of every world with contact dynamics. */
+isoStatus sap_step(struct isoSim *s);
+
+#endif

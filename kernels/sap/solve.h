@@ -1,0 +1,452 @@
+/* The SAP solver for a batch of worlds (Castro, Permenter, Han 2022; reference §5.1–5.2):
+ *   minimise ℓ(v) = ½(v − v*)ᵀA(v − v*) + Σᵢ ℓᵢ(Jᵢv)
+ * by Newton's method with an exact line search, warm-started from the previous velocities.
+ *
+ * Layout: one world is one problem. Its unknowns are the generalized velocities of its free
+ * bodies, v = [ω_W, v_WBo] per body (nv = 6·nbody); A is block diagonal (the spatial inertia of
+ * each body about its origin, in the world frame); each contact constraint couples at most two
+ * bodies. The Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is assembled dense per world (nv × nv,
+ * column-major) and factored by the batched Cholesky (host/linalg.h: the hand-written
+ * single-source kernel on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
+ *   sap_newton_begin (world)  → batched Cholesky (all worlds) → sap_newton_end (world).
+ * Worlds converge independently: a per-world done flag makes both items skip finished worlds;
+ * the host loop stops when every world is done or the iteration limit is reached.
+ *
+ * Constraint Jacobians are never stored: for a contact at point C with frame R_WC (columns Cx,
+ * Cy, Cz = n̂_AB) on bodies A and B, vc = R_WCᵀ(v_Bc − v_Ac) with v_Xc = v_Xo + ω_X × r_X,
+ * r_X = p_WC − p_WXo; so J_X = R_WCᵀ[−[r_X]× | I] (3 × 6) is rebuilt from (R_WC, r_X) where
+ * needed. A body index of −1 is the world (no unknowns). */
+#ifndef ISO_KERNELS_SAP_SOLVE_H
+#define ISO_KERNELS_SAP_SOLVE_H
+
+#include <stdint.h>
+
+#include "isobar/world_status.h"
+#include "kernels/core.h"
+#include "kernels/math/mat3.h"
+#include "kernels/math/vec3.h"
+#include "kernels/sap/contact.h"
+
+typedef struct sapCon {
+  int body_a, body_b;  /* −1: the world */
+  vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
+  mat3 R_WC;           /* columns: Cx, Cy, Cz = n̂_AB */
+  vec3 p_WC;           /* contact point */
+  int kind;            /* SAPCON_FACE or SAPCON_POINT */
+  int source;          /* face index in the world's face list, or point-pair index */
+  int geom_a, geom_b;  /* geometry indices (A owns geom_a) */
+  real area;           /* face area (faces), m² */
+  sapContactParams params;
+  sapContactData data;
+} sapCon;
+
+#define SAPCON_FACE 0
+#define SAPCON_POINT 1
+
+typedef struct sapStats {
+  int iterations;      /* Newton iterations taken */
+  int ls_iterations;   /* line-search iterations, all Newton iterations together */
+  int done;            /* 1 once the world stopped iterating this step */
+  int converged;       /* 1 when a stopping criterion was met */
+  int cost_converged;  /* the cost criterion of the last iteration held (with α > 0.5) */
+  real cost, cost_prev;
+  real residual;       /* ‖D∇ℓ‖ / (ε_a + ε_r·max(‖Dp‖, ‖Djc‖)) at the last check: < 1 converged */
+} sapStats;
+
+typedef struct sapSettings {
+  int max_iterations; /* 100 */
+  real abs_tol;       /* ε_a = 1e-14 */
+  real rel_tol;       /* ε_r = 1e-6 */
+  real cost_abs_tol;  /* 1e-30 */
+  real cost_rel_tol;  /* 1e-15 */
+  real ls_alpha_max;  /* 1.5 */
+  real ls_f_tol;      /* 1e-8 */
+  int ls_max_iterations; /* 100 */
+  int freeze_on_failure; /* also freeze a world that hits max_iterations */
+} sapSettings;
+
+static inline ISO_HD sapSettings sap_default_settings(void) {
+  sapSettings s;
+  s.max_iterations = 100;
+  s.abs_tol = (real)1e-14;
+  s.rel_tol = (real)1e-6;
+  s.cost_abs_tol = (real)1e-30;
+  s.cost_rel_tol = (real)1e-15;
+  s.ls_alpha_max = (real)1.5;
+  s.ls_f_tol = (real)1e-8;
+  s.ls_max_iterations = 100;
+  s.freeze_on_failure = 0;
+  return s;
+}
+
+typedef struct sapBatch {
+  int nbody, nv, max_con;
+  sapSettings set;
+  real *v;             /* (nworld, nv) the iterate; holds v0 on entry (warm start) */
+  const real *vstar;   /* (nworld, nv) free-motion velocities */
+  const real *A;       /* (nworld, nbody, 36) row-major 6×6 blocks of A */
+  sapCon *con;         /* (nworld, max_con) */
+  const int *ncon;     /* (nworld) */
+  real *gamma;         /* (nworld, max_con, 3) impulses at the iterate */
+  real *G;             /* (nworld, max_con, 9) constraint Hessians at the iterate */
+  real *dvc;           /* (nworld, max_con, 3) J·Δv for the line search */
+  real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
+  real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */
+  real *dv;            /* (nworld, nv) scratch: A·Δv */
+  const int *info;     /* (nworld) Cholesky info */
+  sapStats *stats;     /* (nworld) */
+  uint32_t *status;    /* (nworld) */
+} sapBatch;
+
+/* ---- Jacobian pieces -------------------------------------------------------------------------- */
+
+/* Row-major 3×6 block J_X = R_WCᵀ[−[r]× | I]: row i is (−(Cᵢ × ... )): for a unit axis c,
+ * c·(v + ω × r) = c·v + ω·(r × c), so the row is [r × c, c]. */
+static inline ISO_HD void sap_jac_block(mat3 R_WC, vec3 r, real J[18]) {
+  for (int i = 0; i < 3; ++i) {
+    vec3 c = m3_col(R_WC, i);
+    vec3 rc = v3_cross(r, c);
+    J[6 * i + 0] = rc.x, J[6 * i + 1] = rc.y, J[6 * i + 2] = rc.z;
+    J[6 * i + 3] = c.x, J[6 * i + 4] = c.y, J[6 * i + 5] = c.z;
+  }
+}
+
+/* vc = J·x for constraint c and the world's vector x (nv). */
+static inline ISO_HD void sap_con_apply(const sapCon *c, const real *x, real vc[3]) {
+  real J[18];
+  vc[0] = vc[1] = vc[2] = 0;
+  if (c->body_b >= 0) {
+    sap_jac_block(c->R_WC, c->r_b, J);
+    const real *xb = x + 6 * c->body_b;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 6; ++k) vc[i] += J[6 * i + k] * xb[k];
+  }
+  if (c->body_a >= 0) {
+    sap_jac_block(c->R_WC, c->r_a, J);
+    const real *xa = x + 6 * c->body_a;
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 6; ++k) vc[i] -= J[6 * i + k] * xa[k];
+  }
+}
+
+/* out += s·Jᵀ·g for constraint c (generalized impulse of γ on the world's bodies). */
+static inline ISO_HD void sap_con_apply_t(const sapCon *c, const real g[3], real s, real *out) {
+  real J[18];
+  if (c->body_b >= 0) {
+    sap_jac_block(c->R_WC, c->r_b, J);
+    real *ob = out + 6 * c->body_b;
+    for (int k = 0; k < 6; ++k) ob[k] += s * (J[k] * g[0] + J[6 + k] * g[1] + J[12 + k] * g[2]);
+  }
+  if (c->body_a >= 0) {
+    sap_jac_block(c->R_WC, c->r_a, J);
+    real *oa = out + 6 * c->body_a;
+    for (int k = 0; k < 6; ++k) oa[k] -= s * (J[k] * g[0] + J[6 + k] * g[1] + J[12 + k] * g[2]);
+  }
+}
+
+/* H += JᵀGJ for constraint c into the column-major nv × nv matrix H. */
+static inline ISO_HD void sap_con_add_hessian(const sapCon *c, const real G[9], int nv, real *H) {
+  real Ja[18], Jb[18], GJ[18];
+  int bodies[2] = {c->body_a, c->body_b};
+  real sgn[2] = {(real)-1, (real)1};
+  if (c->body_a >= 0) sap_jac_block(c->R_WC, c->r_a, Ja);
+  if (c->body_b >= 0) sap_jac_block(c->R_WC, c->r_b, Jb);
+  for (int q = 0; q < 2; ++q) {
+    if (bodies[q] < 0) continue;
+    const real *Jq = q ? Jb : Ja;
+    /* GJ = G·J_q (3 × 6), signed */
+    for (int i = 0; i < 3; ++i)
+      for (int k = 0; k < 6; ++k)
+        GJ[6 * i + k] = sgn[q] * (G[3 * i] * Jq[k] + G[3 * i + 1] * Jq[6 + k] + G[3 * i + 2] * Jq[12 + k]);
+    for (int p = 0; p < 2; ++p) {
+      if (bodies[p] < 0) continue;
+      const real *Jp = p ? Jb : Ja;
+      const int r0 = 6 * bodies[p], c0 = 6 * bodies[q];
+      for (int a = 0; a < 6; ++a)
+        for (int b = 0; b < 6; ++b) {
+          real sum = Jp[a] * GJ[b] + Jp[6 + a] * GJ[6 + b] + Jp[12 + a] * GJ[12 + b];
+          H[(long)(c0 + b) * nv + (r0 + a)] += sgn[p] * sum;
+        }
+    }
+  }
+}
+
+/* The Delassus estimate of one constraint (§5.1): W = Σ_X J_X diag(A_X)⁻¹ J_Xᵀ, then
+ * w = ‖W‖_F / 3 for all three equations. */
+static inline ISO_HD real sap_con_delassus(const sapCon *c, const real *A_world) {
+  real W[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, J[18];
+  int bodies[2] = {c->body_a, c->body_b};
+  vec3 rs[2] = {c->r_a, c->r_b};
+  for (int q = 0; q < 2; ++q) {
+    if (bodies[q] < 0) continue;
+    const real *Ab = A_world + 36 * bodies[q];
+    sap_jac_block(c->R_WC, rs[q], J);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        real s = 0;
+        for (int k = 0; k < 6; ++k) s += J[6 * i + k] * J[6 * j + k] / Ab[7 * k];
+        W[3 * i + j] += s;
+      }
+  }
+  real f = 0;
+  for (int i = 0; i < 9; ++i) f += W[i] * W[i];
+  return sqrt(f) / 3;
+}
+
+/* ---- per-world items ------------------------------------------------------------------------ */
+
+static inline ISO_HD void sap_mul_A(const real *A_world, int nbody, const real *x, real *y) {
+  for (int b = 0; b < nbody; ++b) {
+    const real *Ab = A_world + 36 * b;
+    for (int i = 0; i < 6; ++i) {
+      real s = 0;
+      for (int k = 0; k < 6; ++k) s += Ab[6 * i + k] * x[6 * b + k];
+      y[6 * b + i] = s;
+    }
+  }
+}
+
+/* Once per step: Delassus estimates and per-constraint data; worlds without constraints are
+ * done at once with v = v*. */
+static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
+  sapStats *st = B->stats + w;
+  real *v = B->v + (long)w * B->nv;
+  const real *vs = B->vstar + (long)w * B->nv;
+  const real *A = B->A + 36L * B->nbody * w;
+  st->iterations = st->ls_iterations = 0;
+  st->converged = 0;
+  st->cost_converged = 0;
+  st->cost = st->cost_prev = 0;
+  st->residual = 0;
+  st->done = 0;
+  if (B->status[w] & ISO_WORLD_FROZEN) {
+    st->done = 1;
+    return;
+  }
+  const int n = B->ncon[w];
+  if (n == 0) {
+    for (int i = 0; i < B->nv; ++i) v[i] = vs[i];
+    st->done = st->converged = 1;
+    return;
+  }
+  sapCon *con = B->con + (long)w * B->max_con;
+  for (int i = 0; i < n; ++i) {
+    real wd = sap_con_delassus(con + i, A);
+    real w3[3] = {wd, wd, wd};
+    sap_contact_make_data(&con[i].params, w3, dt, &con[i].data);
+  }
+}
+
+/* Evaluate every constraint at the iterate: γ, G, and Σℓᵢ. */
+static inline ISO_HD real sap_eval_world(const sapBatch *B, int w, const real *v) {
+  const int n = B->ncon[w];
+  const sapCon *con = B->con + (long)w * B->max_con;
+  real *gam = B->gamma + 3L * B->max_con * w, *G = B->G + 9L * B->max_con * w;
+  real cost = 0;
+  for (int i = 0; i < n; ++i) {
+    real vc[3];
+    sap_con_apply(con + i, v, vc);
+    cost += sap_contact_eval(&con[i].data, vc, gam + 3 * i, G + 9 * i);
+  }
+  return cost;
+}
+
+static inline ISO_HD real sap_norm_D(const real *x, const real *A_world, int nbody) {
+  real s = 0;
+  for (int b = 0; b < nbody; ++b)
+    for (int k = 0; k < 6; ++k) {
+      real y = x[6 * b + k];
+      s += y * y / A_world[36 * b + 7 * k]; /* D = diag(A)^(−1/2) */
+    }
+  return sqrt(s);
+}
+
+/* Iteration, part 1: evaluate, test convergence, assemble H and −∇ℓ for the batched solve. */
+static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
+  sapStats *st = B->stats + w;
+  const int nv = B->nv;
+  real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
+  if (st->done) {
+    /* keep the batched factorisation trivial and harmless for finished worlds */
+    for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
+    for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
+    return;
+  }
+  const real *v = B->v + (long)w * nv, *vs = B->vstar + (long)w * nv;
+  const real *A = B->A + 36L * B->nbody * w;
+  real *p = B->dv + (long)w * nv; /* scratch: A·v, then reused in part 2 */
+  const int n = B->ncon[w];
+  const sapCon *con = B->con + (long)w * B->max_con;
+  const real *gam = B->gamma + 3L * B->max_con * w, *G = B->G + 9L * B->max_con * w;
+  real lc = sap_eval_world(B, w, v);
+  /* gradient = A(v − v*) − Jᵀγ, assembled into rhs as −gradient */
+  real jc_norm2 = 0;
+  for (int i = 0; i < nv; ++i) rhs[i] = 0;
+  for (int i = 0; i < n; ++i) sap_con_apply_t(con + i, gam + 3 * i, 1, rhs); /* rhs = Jᵀγ */
+  jc_norm2 = sap_norm_D(rhs, A, B->nbody);
+  for (int i = 0; i < nv; ++i) H[i] = v[i] - vs[i]; /* scratch */
+  sap_mul_A(A, B->nbody, H, p);                      /* p = A(v − v*) */
+  real cost = lc;
+  for (int i = 0; i < nv; ++i) cost += 0.5 * H[i] * p[i];
+  for (int i = 0; i < nv; ++i) rhs[i] -= p[i]; /* −∇ℓ = Jᵀγ − A(v − v*) */
+  sap_mul_A(A, B->nbody, v, p);                /* p = A·v for the scale */
+  real pn = sap_norm_D(p, A, B->nbody), gn = sap_norm_D(rhs, A, B->nbody);
+  real scale = B->set.abs_tol + B->set.rel_tol * (pn > jc_norm2 ? pn : jc_norm2);
+  st->cost = cost;
+  st->residual = gn / scale;
+  if (gn <= scale || st->cost_converged) {
+    st->done = st->converged = 1;
+  } else if (st->iterations >= B->set.max_iterations) {
+    st->done = 1;
+    B->status[w] |= ISO_WORLD_NOT_CONVERGED | (B->set.freeze_on_failure ? ISO_WORLD_FROZEN : 0u);
+  }
+  if (st->done) {
+    for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
+    for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
+    return;
+  }
+  /* H = A + Σ JᵀGJ */
+  for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
+  for (int b = 0; b < B->nbody; ++b)
+    for (int i = 0; i < 6; ++i)
+      for (int k = 0; k < 6; ++k) H[(long)(6 * b + k) * nv + 6 * b + i] = A[36 * b + 6 * i + k];
+  for (int i = 0; i < n; ++i) sap_con_add_hessian(con + i, G + 9 * i, nv, H);
+}
+
+/* ℓ along the line v + αΔv: value and first two derivatives (§5.2 step 4). a0 = Δpᵀ(v − v*),
+ * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*). */
+static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v, real alpha, real cA, real a0,
+                                        real a2, real *d1, real *d2) {
+  const int n = B->ncon[w];
+  const sapCon *con = B->con + (long)w * B->max_con;
+  const real *dvc = B->dvc + 3L * B->max_con * w;
+  real cost = cA + alpha * a0 + 0.5 * alpha * alpha * a2;
+  real g1 = a0 + alpha * a2, g2 = a2;
+  for (int i = 0; i < n; ++i) {
+    real vc[3], gam[3], G[9];
+    sap_con_apply(con + i, v, vc);
+    for (int k = 0; k < 3; ++k) vc[k] += alpha * dvc[3 * i + k];
+    cost += sap_contact_eval(&con[i].data, vc, gam, G);
+    const real *d = dvc + 3 * i;
+    g1 -= d[0] * gam[0] + d[1] * gam[1] + d[2] * gam[2];
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) g2 += d[a] * G[3 * a + b] * d[b];
+  }
+  *d1 = g1;
+  *d2 = g2;
+  return cost;
+}
+
+/* Iteration, part 2: the Newton direction is in rhs; exact line search, update. */
+static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
+  sapStats *st = B->stats + w;
+  if (st->done) return;
+  const int nv = B->nv;
+  if (B->info[w] != 0) {
+    B->status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
+    st->done = 1;
+    return;
+  }
+  real *v = B->v + (long)w * nv;
+  const real *vs = B->vstar + (long)w * nv, *dv = B->rhs + (long)w * nv;
+  const real *A = B->A + 36L * B->nbody * w;
+  real *Adv = B->dv + (long)w * nv;
+  const int n = B->ncon[w];
+  const sapCon *con = B->con + (long)w * B->max_con;
+  real *dvc = B->dvc + 3L * B->max_con * w;
+  for (int i = 0; i < n; ++i) sap_con_apply(con + i, dv, dvc + 3 * i);
+  sap_mul_A(A, B->nbody, dv, Adv);
+  real a0 = 0, a2 = 0, cA = 0;
+  for (int b = 0; b < B->nbody; ++b) {
+    real e[6], Ae[6];
+    for (int k = 0; k < 6; ++k) e[k] = v[6 * b + k] - vs[6 * b + k];
+    for (int i = 0; i < 6; ++i) {
+      real s = 0;
+      for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * e[k];
+      Ae[i] = s;
+    }
+    for (int k = 0; k < 6; ++k) cA += 0.5 * e[k] * Ae[k];
+  }
+  for (int i = 0; i < nv; ++i) {
+    a0 += Adv[i] * (v[i] - vs[i]);
+    a2 += dv[i] * Adv[i];
+  }
+  if (!(a2 > 0)) { /* d²ℓ_A/dα² must be positive (A is positive definite) */
+    B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
+    st->done = 1;
+    return;
+  }
+  real d1_0, d2_0, d1_m, d2_m;
+  real l0 = sap_line_eval(B, w, v, 0, cA, a0, a2, &d1_0, &d2_0);
+  (void)l0;
+  if (!(d1_0 < 0)) { /* not a descent direction: Drake throws; isobar flags the world */
+    B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
+    st->done = 1;
+    return;
+  }
+  const real amax = B->set.ls_alpha_max;
+  real lmax = sap_line_eval(B, w, v, amax, cA, a0, a2, &d1_m, &d2_m);
+  real alpha;
+  int ls = 0;
+  if (d1_m <= 0) {
+    alpha = amax;
+  } else if (-d1_0 < B->set.cost_abs_tol + B->set.cost_rel_tol * lmax) {
+    alpha = 1;
+  } else {
+    /* Newton with bisection fallback on f(α) = ℓ'(α)/(−ℓ'(0)), f(0) = −1 < 0 < f(α_max). */
+    real lo = 0, hi = amax, x = -d1_0 / d2_m;
+    if (!(x < amax)) x = amax;
+    if (!(x > 0)) x = 0.5 * amax;
+    const real xtol = (real)1e-8 * x, scale = -d1_0;
+    real dx_prev = hi - lo, d1, d2;
+    alpha = x;
+    for (ls = 1; ls <= B->set.ls_max_iterations; ++ls) {
+      sap_line_eval(B, w, v, x, cA, a0, a2, &d1, &d2);
+      real f = d1 / scale, fp = d2 / scale;
+      alpha = x;
+      if (fabs(f) < B->set.ls_f_tol) break;
+      if (f < 0) lo = x;
+      else hi = x;
+      real dx = fp > 0 ? -f / fp : (real)0;
+      real xn = x + dx;
+      if (!(fp > 0) || 2 * fabs(f) > fabs(dx_prev * fp) || xn <= lo || xn >= hi) {
+        xn = 0.5 * (lo + hi); /* slow or out of the bracket: bisect */
+        dx = xn - x;
+      }
+      dx_prev = dx;
+      x = xn;
+      alpha = x;
+      if (fabs(dx) < xtol) break;
+    }
+    if (ls > B->set.ls_max_iterations) {
+      B->status[w] |= ISO_WORLD_LINE_SEARCH;
+      ls = B->set.ls_max_iterations;
+    }
+  }
+  for (int i = 0; i < nv; ++i) v[i] += alpha * dv[i];
+  st->ls_iterations += ls;
+  st->iterations++;
+  /* the cost criterion for the next check (§5.2 step 1) */
+  real d1, d2;
+  real lnew = sap_line_eval(B, w, v, 0, 0, 0, 0, &d1, &d2);
+  real e2 = 0;
+  {
+    real *tmp = Adv;
+    for (int i = 0; i < nv; ++i) tmp[i] = v[i] - vs[i];
+    real Ae[6];
+    for (int b = 0; b < B->nbody; ++b)
+      for (int i = 0; i < 6; ++i) {
+        real s = 0;
+        for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * tmp[6 * b + k];
+        Ae[i] = s;
+        e2 += 0.5 * tmp[6 * b + i] * Ae[i];
+      }
+  }
+  lnew += e2;
+  real lprev = st->cost;
+  st->cost_prev = lprev;
+  st->cost_converged = fabs(lnew - lprev) < B->set.cost_abs_tol + B->set.cost_rel_tol * 0.5 * (fabs(lnew) + fabs(lprev)) &&
+                       alpha > (real)0.5;
+}
+
+#endif
