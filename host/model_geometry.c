@@ -127,7 +127,8 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   CHECK(nonneg(what, "relaxation_time", g->relaxation_time));
   CHECK(nonneg(what, "mu_static", g->mu_static));
   CHECK(nonneg(what, "mu_dynamic", g->mu_dynamic));
-  CHECK(positive(what, "point_stiffness", g->point_stiffness));
+  if (!(g->point_stiffness > 0)) /* +∞ is allowed: a rigid side, the other's stiffness counts */
+    return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be > 0", what, g->point_stiffness);
   if (g->shape == ISO_SHAPE_HALFSPACE && g->compliance == ISO_COMPLIANCE_COMPLIANT) {
     if (!(g->slab_thickness > 0) || !isfinite(g->slab_thickness))
       return iso_fail(ISO_ERR_INVALID, "%s: a compliant half-space needs slab_thickness > 0 (got %g)",

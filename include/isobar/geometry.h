@@ -54,7 +54,7 @@ typedef struct isoGeometryDef {
   double relaxation_time;          /* τ, s, >= 0 (convex SAP model); default 0.1 */
   double mu_static;                /* static friction, >= 0; default 0.5 */
   double mu_dynamic;               /* dynamic friction, >= 0; default 0.5 */
-  double point_stiffness;          /* point-contact stiffness, N/m, > 0; default 1e6 */
+  double point_stiffness;          /* point-contact stiffness, N/m, > 0 (INFINITY: rigid); default 1e6 */
 } isoGeometryDef;
 
 /* Drake's defaults, as documented on each field. */
