@@ -93,31 +93,36 @@ static isoStatus apply_init_vel(isoSim *sim, int b, const initVel *iv) {
   return st;
 }
 
-/* The contact surfaces of the last step, as legacy VTK POLYDATA (ParaView reads it). There are
- * no hydroelastic surfaces yet, so the file is valid and empty; this function is the one place
- * that changes when contact arrives. Returns 0 on success. */
-static int write_surfaces(const char *path, const isoSim *sim) {
-  (void)sim;
-  FILE *f = fopen(path, "w");
-  if (!f) {
-    perror(path);
-    fprintf(stderr, "isobar run: cannot create '%s'\n", path);
+/* World 0's hydroelastic contact surfaces as legacy VTK (computed for the final state). */
+static int write_surfaces(const char *path, isoSim *sim) {
+  isoStatus st = iso_sim_update_contact(sim);
+  if (st == ISO_OK) st = iso_sim_write_contact_vtk(sim, 0, path);
+  if (st != ISO_OK) {
+    fprintf(stderr, "isobar run: --surfaces: %s (%s)\n", iso_last_error(), iso_status_string(st));
     return 1;
   }
-  fprintf(f,
-          "# vtk DataFile Version 3.0\n"
-          "isobar hydroelastic contact surfaces (none: contact is not computed yet)\n"
-          "ASCII\n"
-          "DATASET POLYDATA\n"
-          "POINTS 0 double\n"
-          "POLYGONS 0 0\n");
-  int bad = ferror(f) != 0;
-  if (fclose(f) != 0 || bad) {
-    fprintf(stderr, "isobar run: cannot write '%s'\n", path);
-    return 1;
-  }
-  fprintf(stderr, "isobar run: no hydroelastic contact surfaces exist yet; wrote an empty surface file '%s'\n", path);
   return 0;
+}
+
+/* Contact faces and point contacts over all worlds at the last step. */
+static void contact_totals(const isoSim *sim, long long *faces, long long *points) {
+  *faces = *points = 0;
+  isoContactResult r[64];
+  for (int w = 0; w < iso_sim_world_count(sim); ++w) {
+    int n = 0;
+    if (iso_sim_contact_face_count(sim, w, &n) == ISO_OK) *faces += n;
+    int nc = 0;
+    if (iso_sim_contact_count(sim, w, &nc) != ISO_OK || nc == 0) continue;
+    if (nc <= 64) {
+      iso_sim_get_contact_results(sim, w, r, 64, &nc);
+      for (int i = 0; i < nc; ++i) *points += r[i].kind == ISO_CONSTRAINT_POINT;
+    } else {
+      isoContactResult *big = (isoContactResult *)malloc(sizeof *big * (size_t)nc);
+      if (big && iso_sim_get_contact_results(sim, w, big, nc, &nc) == ISO_OK)
+        for (int i = 0; i < nc; ++i) *points += big[i].kind == ISO_CONSTRAINT_POINT;
+      free(big);
+    }
+  }
 }
 
 /* A JSON string (quotes, backslashes and control characters escaped). */
@@ -314,13 +319,15 @@ static int run(const runArgs *a) {
   free(status);
   if (!a->quiet) print_state(model, sim);
   double wsps = wall > 0 ? (double)a->worlds * (double)a->steps / wall : 0;
+  long long nfaces = 0, npoints = 0;
+  contact_totals(sim, &nfaces, &npoints);
   printf("{\"scene\": ");
   json_string(stdout, a->scene);
   printf(", \"worlds\": %lld, \"bodies\": %d, \"geometries\": %d, \"steps\": %lld, \"dt\": %.10g, \"backend\": \"%s\", "
-         "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": 0, \"contact_points\": 0, "
+         "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": %lld, \"contact_points\": %lld, "
          "\"faulted_worlds\": %d, \"report_lines\": %d}\n",
          a->worlds, iso_model_body_count(model), iso_model_geometry_count(model), a->steps, iso_sim_time_step(sim),
-         iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, faulted,
+         iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, nfaces, npoints, faulted,
          iso_load_report_count(report));
   rc = 0;
 done:
