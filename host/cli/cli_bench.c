@@ -1,4 +1,4 @@
-/* isobar bench: throughput of the built-in tumbling-bodies scene. */
+/* isobar bench: throughput of a built-in scene (contact-rich by default, or free bodies). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +10,24 @@
 
 static void bench_usage(FILE *f) {
   fprintf(f,
-          "usage: isobar bench [--worlds N] [--steps S] [--backend cpu|cuda|auto] [--threads T]\n"
-          "                    [--bodies B] [--dt DT] [--quiet]\n"
+          "usage: isobar bench [--scene contact|free] [--worlds N] [--steps S] [--backend cpu|cuda|auto]\n"
+          "                    [--threads T] [--bodies B] [--dt DT] [--quiet]\n"
           "\n"
-          "Steps N worlds of B tumbling free bodies (asymmetric bricks under gravity, each world\n"
-          "with its own initial spin) for S steps, prints a few worlds' final state and, as the\n"
-          "last line, one JSON object: worlds, bodies, steps, backend, threads, wall_s,\n"
-          "world_steps_per_s, ns_per_world_step, faulted_worlds.\n"
+          "Steps N worlds of a built-in scene for S steps, prints a few worlds' final state and, as\n"
+          "the last line, one JSON object: scene, worlds, bodies, steps, backend, threads, wall_s,\n"
+          "world_steps_per_s, ns_per_world_step, faulted_worlds, contact_constraints,\n"
+          "sap_iterations (mean per world-step).\n"
+          "  contact: a compliant box on a rigid ground, a compliant ball dropped onto it, a capsule\n"
+          "           and a brick with point contact (hydroelastic and point contact together)\n"
+          "  free:    B tumbling free bodies (asymmetric bricks), each world with its own spin\n"
+          "\n"
+          "  --scene S     contact (default) or free\n"
           "\n"
           "  --worlds N    number of worlds (default 4096)\n"
           "  --steps S     steps to take (default 1000)\n"
           "  --backend K   cpu, cuda or auto (default auto)\n"
           "  --threads T   CPU threads (default: OpenMP's default)\n"
-          "  --bodies B    bodies per world (default 1)\n"
+          "  --bodies B    bodies per world of the free scene (default 1)\n"
           "  --dt DT       time step in seconds (default 0.001)\n"
           "  --quiet       print only the JSON line\n");
 }
@@ -35,7 +40,7 @@ static int fail(const char *what, isoStatus st) {
 int cli_bench(int argc, char **argv) {
   long long worlds = 4096, steps = 1000, threads = 0, bodies = 1;
   double dt = 1e-3;
-  int quiet = 0;
+  int quiet = 0, contact = 1;
   isoBackendKind backend = ISO_BACKEND_AUTO;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -68,6 +73,13 @@ int cli_bench(int argc, char **argv) {
         return 2;
       }
       ++i;
+    } else if (strcmp(a, "--scene") == 0) {
+      if (!val || (strcmp(val, "contact") != 0 && strcmp(val, "free") != 0)) {
+        fprintf(stderr, "isobar bench: --scene expects contact or free, got '%s'\n", val ? val : "");
+        return 2;
+      }
+      contact = strcmp(val, "contact") == 0;
+      ++i;
     } else if (strcmp(a, "--quiet") == 0) {
       quiet = 1;
     } else {
@@ -78,7 +90,8 @@ int cli_bench(int argc, char **argv) {
 
   isoModel *model = NULL;
   isoSim *sim = NULL;
-  isoStatus st = iso_scene_tumbling_model((int)bodies, dt, &model);
+  isoStatus st = contact ? iso_scene_contact_model(dt, &model) : iso_scene_tumbling_model((int)bodies, dt, &model);
+  if (contact) bodies = 4;
   if (st != ISO_OK) return fail("building the scene", st);
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = (int)worlds;
@@ -87,7 +100,7 @@ int cli_bench(int argc, char **argv) {
   st = iso_sim_create(model, &sd, &sim);
   iso_model_destroy(model);
   if (st != ISO_OK) return fail("creating the sim", st);
-  st = iso_scene_tumbling_init(sim);
+  st = contact ? iso_scene_contact_init(sim) : iso_scene_tumbling_init(sim);
   if (st != ISO_OK) {
     iso_sim_destroy(sim);
     return fail("setting initial states", st);
@@ -96,12 +109,18 @@ int cli_bench(int argc, char **argv) {
 
   cliProgress prog;
   cli_progress_start(&prog);
+  /* SAP iterations are sampled in world 0 after every step (a cheap read on the CPU) */
+  long long sap_iters = 0;
   double t0 = cli_now();
   for (long long s = 0; s < steps; ++s) {
     st = iso_sim_step(sim);
     if (st != ISO_OK) {
       iso_sim_destroy(sim);
       return fail("stepping", st);
+    }
+    if (contact && iso_sim_backend(sim) == ISO_BACKEND_CPU) {
+      isoSolverStats ss;
+      if (iso_sim_get_solver_stats(sim, 0, &ss) == ISO_OK) sap_iters += ss.iterations;
     }
     if ((s & 63) == 63) cli_progress_update(&prog, s + 1, steps);
   }
@@ -125,6 +144,11 @@ int cli_bench(int argc, char **argv) {
   }
   for (long long w = 0; w < worlds; ++w) faulted += status[w] != 0;
   free(status);
+  long long ncon = 0;
+  for (long long w = 0; w < worlds; ++w) {
+    int n = 0;
+    if (iso_sim_contact_count(sim, (int)w, &n) == ISO_OK) ncon += n;
+  }
   if (!quiet) {
     printf("world  time(s)   body0 position (m)              body0 angular velocity (rad/s)\n");
     for (int w = 0; w < nshow; ++w) {
@@ -145,11 +169,12 @@ int cli_bench(int argc, char **argv) {
     }
   }
   double wsps = wall > 0 ? (double)worlds * (double)steps / wall : 0;
-  printf("{\"worlds\": %lld, \"bodies\": %lld, \"steps\": %lld, \"backend\": \"%s\", \"threads\": %d, "
-         "\"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"ns_per_world_step\": %.2f, \"faulted_worlds\": %d}\n",
-         worlds, bodies, steps, iso_backend_name(iso_sim_backend(sim)),
+  printf("{\"scene\": \"%s\", \"worlds\": %lld, \"bodies\": %lld, \"steps\": %lld, \"backend\": \"%s\", "
+         "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"ns_per_world_step\": %.2f, "
+         "\"faulted_worlds\": %d, \"contact_constraints\": %lld, \"sap_iterations\": %.3f}\n",
+         contact ? "contact" : "free", worlds, bodies, steps, iso_backend_name(iso_sim_backend(sim)),
          iso_sim_threads(sim), wall, wsps,
-         wsps > 0 ? 1e9 / wsps : 0.0, faulted);
+         wsps > 0 ? 1e9 / wsps : 0.0, faulted, ncon, steps > 0 ? (double)sap_iters / (double)steps : 0.0);
   iso_sim_destroy(sim);
   return 0;
 }

@@ -21,6 +21,16 @@ isoStatus iso_scene_tumbling_model(int nbody, double dt, isoModel **out);
  * state, whatever the number of worlds. Also usable after iso_sim_reset. */
 isoStatus iso_scene_tumbling_init(isoSim *sim);
 
+/* A contact-rich scene: on a rigid ground, a compliant box (hydroelastic against the ground),
+ * a compliant ball dropped onto the box (compliant–compliant surfaces), and a capsule and a
+ * small brick with point contact only (Drake's "undefined" compliance), all under gravity.
+ * Returns a compiled model with time step `dt` (> 0). Bodies: box, ball, capsule, brick. */
+isoStatus iso_scene_contact_model(double dt, isoModel **out);
+
+/* Initial states for the contact scene: world k gets positions and spins drawn from a fixed
+ * generator seeded by k (bodies start just above their supports). */
+isoStatus iso_scene_contact_init(isoSim *sim);
+
 #ifdef __cplusplus
 }
 #endif
