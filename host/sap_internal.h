@@ -5,18 +5,7 @@
 
 #include "host/backend.h"
 #include "host/linalg.h"
-#if __has_include("kernels/point/pair.h")
 #include "kernels/point/pair.h"
-#else /* TEMPORARY until the point-contact kernels land */
-#include "kernels/math/transform.h"
-enum { POINT_SPHERE, POINT_BOX, POINT_CYLINDER, POINT_CAPSULE, POINT_ELLIPSOID, POINT_HALFSPACE, POINT_CONVEX };
-typedef struct pointShape { int type; real size[3]; const real *vert; int nvert; } pointShape;
-typedef struct pointContact { real depth; vec3 nhat_BA, p_WCa, p_WCb; } pointContact;
-static inline ISO_HD int point_pair(const pointShape *A, xform X_WA, const pointShape *B, xform X_WB, pointContact *out) {
-  (void)A, (void)X_WA, (void)B, (void)X_WB, (void)out;
-  return 0;
-}
-#endif
 #include "kernels/rigid/free_body.h"
 #include "kernels/sap/build.h"
 #include "kernels/sap/solve.h"
