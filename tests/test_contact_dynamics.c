@@ -92,6 +92,31 @@ Test(contact_dynamics, box_rests_on_plane_hydroelastic) {
   iso_model_destroy(m);
 }
 
+Test(contact_dynamics, box_rests_on_plane_point_contact) {
+  isoModel *m = NULL;
+  iso_model_create(NULL, &m);
+  tbBlock b = {{0.2, 0.16, 0.1}, 2.0, 1e6, 2e5, 20, 0.5};
+  tb_add_block(m, "box", &b, TB_POINT);
+  tb_add_ground(m, 0.5, TB_POINT); /* rigid (k = ∞): the box's stiffness is the pair's */
+  isoSim *s = tb_sim(m, 1, 1, ISO_CONTACT_LAGGED);
+  tb_place(s, 0, 0, 0, 0, 0.05);
+  run(s, 3000);
+  assert_clean(s);
+  double q[7], v[6], w[6];
+  body_state(s, 0, 0, q, v);
+  iso_sim_get_body_contact_wrench(s, 0, 0, w);
+  const double W = b.mass * G;
+  int n;
+  iso_sim_contact_count(s, 0, &n);
+  cr_assert_eq(n, 1, "a flat box on a plane is one point contact, as in Drake (FCL's face centre)");
+  cr_assert_float_eq(w[5], W, 1e-5 * W, "net contact force %.9g vs weight %.9g", w[5], W);
+  /* f = k·x at rest (no velocity, so no dissipation): the penetration is W/k, to the solver's
+   * tolerance. */
+  cr_assert_float_eq(0.05 - q[6], W / b.k, 1e-5 * W / b.k, "penetration %.9g vs W/k = %.9g", 0.05 - q[6], W / b.k);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
 /* ---- ball drop -------------------------------------------------------------------------------- */
 
 Test(contact_dynamics, ball_drop_energy_never_grows_and_rebound_respects_hunt_crossley) {
@@ -137,7 +162,28 @@ static void incline(int model, int approximation, double theta, double mu, doubl
   isoModel *m = NULL;
   iso_model_create(NULL, &m);
   tbBlock b = {{0.1, 0.1, 0.05}, 1.0, 1e6, 1e6, 20, mu};
-  tb_add_block(m, "block", &b, model);
+  if (model == TB_HYDRO) {
+    tb_add_block(m, "block", &b, model);
+  } else {
+    /* With point contact a box face touches at one point (Drake's FCL box–half-space), which
+     * cannot hold the tipping moment on a slope; point-contact blocks stand on small spheres
+     * at their corners, as Drake users model them. The body is the same 10 x 10 x 5 cm block. */
+    isoBodyDef bd = iso_default_body_def();
+    bd.name = "block";
+    bd.mass = 1.0;
+    bd.inertia[0] = bd.inertia[1] = 1.0 / 12 * (0.01 + 0.0025), bd.inertia[2] = 1.0 / 12 * 0.02;
+    iso_model_add_body(m, &bd, NULL);
+    for (int c = 0; c < 4; ++c) {
+      isoGeometryDef g = iso_default_geometry_def();
+      g.body = 0;
+      g.size[0] = 0.005;
+      g.position[0] = (c & 1) ? 0.045 : -0.045, g.position[1] = (c & 2) ? 0.045 : -0.045, g.position[2] = -0.02;
+      g.point_stiffness = b.k;
+      g.hunt_crossley_dissipation = b.d;
+      g.mu_static = g.mu_dynamic = mu;
+      cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+    }
+  }
   tb_add_ground(m, mu, model);
   isoSim *s = tb_sim(m, 1, 1, approximation);
   double g[3] = {0, G * sin(theta), -G * cos(theta)}; /* downhill is +y */
@@ -169,6 +215,7 @@ static void incline_both(int model, int approximation) {
 }
 
 Test(contact_dynamics, incline_hydroelastic) { incline_both(TB_HYDRO, ISO_CONTACT_LAGGED); }
+Test(contact_dynamics, incline_point_contact) { incline_both(TB_POINT, ISO_CONTACT_LAGGED); }
 
 /* ---- stack ------------------------------------------------------------------------------------- */
 
