@@ -12,6 +12,19 @@
 
 #define SAP_MAX_OWNED 32
 
+/* Pipeline stages timed by sap_step (DESIGN.md numbering in brackets). */
+enum {
+  SAP_STAGE_SURFACES = 0, /* [1-4] poses, broad, mid and narrow phase of hydroelastic contact */
+  SAP_STAGE_POINTS,       /* [4] point-contact queries */
+  SAP_STAGE_PREPARE,      /* [5-6] free motion, constraints, per-constraint data */
+  SAP_STAGE_ASSEMBLE,     /* [7] gradients, convergence checks, Hessian assembly */
+  SAP_STAGE_CHOLESKY,     /* [7] batched Cholesky */
+  SAP_STAGE_LINESEARCH,   /* [7] exact line searches and updates */
+  SAP_STAGE_FINISH,       /* [8] final impulses and integration */
+  SAP_NSTAGE
+};
+extern const char *const sap_stage_names[SAP_NSTAGE];
+
 typedef struct simSap {
   int enabled;        /* the model has at least one geometry pair that can touch */
   int npoint;         /* point-contact pairs (the model's fallback pairs) */
@@ -28,6 +41,8 @@ typedef struct simSap {
   int have_chol;
   int iterations_run; /* Newton iterations of the last step (the slowest world) */
   int *active_dev;    /* CUDA: count of worlds still iterating */
+  double stage_s[SAP_NSTAGE]; /* wall seconds spent per stage since creation (CPU backend) */
+  long long steps_timed;
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

@@ -5,15 +5,33 @@
  *   positions from the solved velocities.
  * Every stage is a loop of independent items, so the CPU backend's result does not depend on
  * the thread count; the CUDA backend launches the same items (kernels/cuda/sap.cu). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "host/contact_internal.h"
 #include "host/error.h"
 #include "host/model_internal.h"
 #include "host/sap_internal.h"
 #include "host/sim_internal.h"
+
+const char *const sap_stage_names[SAP_NSTAGE] = {"surfaces", "points", "prepare", "assemble",
+                                                  "cholesky", "line_search", "finish"};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Charge the time since *t to stage k and restart the clock. */
+static void lap(simSap *p, int k, double *t) {
+  double n = now_s();
+  p->stage_s[k] += n - *t;
+  *t = n;
+}
 
 static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
   simSap *p = s->sap;
@@ -250,7 +268,9 @@ static isoStatus cuda_step(isoSim *s, rigidParams P) {
 isoStatus sap_step(isoSim *s) {
   simSap *p = s->sap;
   isoStatus st = ISO_OK;
-  st = contact_update(s); /* poses for every geometry, hydroelastic surfaces */
+  double t = now_s();
+  st = contact_update(s);
+  lap(p, SAP_STAGE_SURFACES, &t); /* poses for every geometry, hydroelastic surfaces */
   if (st != ISO_OK) return st;
   stepCtx c;
   c.s = s;
@@ -262,16 +282,23 @@ isoStatus sap_step(isoSim *s) {
   p->mat.tau = s->param[ISO_PARAM_GEOM_RELAXATION].f;
   if (s->be.kind == ISO_BACKEND_CUDA) return cuda_step(s, c.P);
   if (p->npoint > 0) backend_cpu_for(&s->be, s->nworld * p->npoint, points_range, &c);
+  lap(p, SAP_STAGE_POINTS, &t);
   backend_cpu_for(&s->be, s->nworld, motion_build_range, &c);
+  lap(p, SAP_STAGE_PREPARE, &t);
   int it = 0;
   for (; it <= p->batch.set.max_iterations && !all_done(s); ++it) {
     backend_cpu_for(&s->be, s->nworld, begin_range, &c);
+    lap(p, SAP_STAGE_ASSEMBLE, &t);
     if (all_done(s)) break;
     st = linalg_cholesky_run(&s->be, &p->chol, NULL);
     if (st != ISO_OK) return st;
+    lap(p, SAP_STAGE_CHOLESKY, &t);
     backend_cpu_for(&s->be, s->nworld, end_range, &c);
+    lap(p, SAP_STAGE_LINESEARCH, &t);
   }
   p->iterations_run = it;
   backend_cpu_for(&s->be, s->nworld, finish_range, &c);
+  lap(p, SAP_STAGE_FINISH, &t);
+  p->steps_timed++;
   return ISO_OK;
 }
