@@ -9,6 +9,7 @@
 #include "host/contact_internal.h"
 #include "host/error.h"
 #include "host/mesh.h"
+#include "host/sap_internal.h"
 #include "host/sim_internal.h"
 #include "isobar/contact.h"
 
@@ -246,7 +247,8 @@ isoStatus iso_sim_pair_kind(const isoSim *s, int a, int b, isoPairKind *kind) {
   return ISO_OK;
 }
 
-isoStatus iso_sim_get_overflow(const isoSim *s, int world, int *needed_candidates, int *needed_faces) {
+isoStatus iso_sim_get_overflow(const isoSim *s, int world, int *needed_candidates, int *needed_faces,
+                               int *needed_constraints) {
   const char *fn = "iso_sim_get_overflow";
   CHECK_NULL(s, fn);
   CHECK_NULL(needed_candidates, fn);
@@ -259,6 +261,11 @@ isoStatus iso_sim_get_overflow(const isoSim *s, int world, int *needed_candidate
   if (st == ISO_OK) st = read_int(s, W->face_needed, world, &nf);
   *needed_candidates = nc > W->max_cand ? nc : 0;
   *needed_faces = nf > W->max_face ? nf : 0;
+  if (needed_constraints) {
+    int ncon = 0;
+    if (st == ISO_OK && s->sap->enabled) st = backend_download(&s->be, &ncon, s->sap->needed + world, sizeof(int));
+    *needed_constraints = ncon > s->def.max_contacts ? ncon : 0;
+  }
   return st;
 }
 

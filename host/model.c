@@ -13,6 +13,7 @@ isoModelDef iso_default_model_def(void) {
   memset(&d, 0, sizeof d);
   d.gravity[2] = -9.81;
   d.time_step = 1e-3;
+  d.penetration_allowance = 1e-3;
   return d;
 }
 
@@ -37,6 +38,9 @@ static isoStatus check_model_def(const isoModelDef *d) {
                     d->gravity[1], d->gravity[2]);
   if (!isfinite(d->time_step) || d->time_step <= 0)
     return iso_fail(ISO_ERR_INVALID, "model: time_step %g must be finite and > 0", d->time_step);
+  if (!isfinite(d->penetration_allowance) || d->penetration_allowance <= 0)
+    return iso_fail(ISO_ERR_INVALID, "model: penetration_allowance %g must be finite and > 0",
+                    d->penetration_allowance);
   return ISO_OK;
 }
 

@@ -123,12 +123,14 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   CHECK(positive(what, "hydroelastic_modulus", g->hydroelastic_modulus));
   CHECK(positive(what, "resolution_hint", g->resolution_hint));
   CHECK(nonneg(what, "margin", g->margin));
-  CHECK(nonneg(what, "hunt_crossley_dissipation", g->hunt_crossley_dissipation));
+  if (!isnan(g->hunt_crossley_dissipation)) /* NaN: from the penetration allowance */
+    CHECK(nonneg(what, "hunt_crossley_dissipation", g->hunt_crossley_dissipation));
   CHECK(nonneg(what, "relaxation_time", g->relaxation_time));
   CHECK(nonneg(what, "mu_static", g->mu_static));
   CHECK(nonneg(what, "mu_dynamic", g->mu_dynamic));
-  if (!(g->point_stiffness > 0)) /* +∞ is allowed: a rigid side, the other's stiffness counts */
-    return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be > 0", what, g->point_stiffness);
+  /* +∞ is allowed (a rigid side: the other's stiffness counts), 0 means "estimate" */
+  if (!(g->point_stiffness >= 0))
+    return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be >= 0", what, g->point_stiffness);
   if (g->shape == ISO_SHAPE_HALFSPACE && g->compliance == ISO_COMPLIANCE_COMPLIANT) {
     if (!(g->slab_thickness > 0) || !isfinite(g->slab_thickness))
       return iso_fail(ISO_ERR_INVALID, "%s: a compliant half-space needs slab_thickness > 0 (got %g)",

@@ -11,6 +11,7 @@
 #include "host/contact_internal.h"
 #include "host/error.h"
 #include "host/sap_internal.h"
+#include "kernels/sap/combine.h"
 #include "host/model_internal.h"
 #include "host/sim_internal.h"
 #include "kernels/rigid/free_body.h"
@@ -205,15 +206,22 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   {
     /* contact materials per geometry (world-stride fields like the body ones) */
     int ng = m->ngeom;
+    /* Drake's estimate for geometries without stiffness or dissipation (reference §4.4) */
+    double m_max = 0, gn = sqrt(m->def.gravity[0] * m->def.gravity[0] + m->def.gravity[1] * m->def.gravity[1] +
+                                m->def.gravity[2] * m->def.gravity[2]);
+    for (int b = 0; b < m->nbody; ++b) m_max = fmax(m_max, m->body[b].mass);
+    real k_est, d_est;
+    sap_penetration_allowance_params(m_max, gn, m->def.penetration_allowance, &k_est, &d_est, NULL);
     real *gv = (real *)calloc(2 * (size_t)ng + 1, sizeof(real));
     if (!gv) TRY(iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory"));
     for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].hydroelastic_modulus;
     st = alloc_param(s, ISO_PARAM_GEOM_MODULUS, ng, 1, gv);
-    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].hunt_crossley_dissipation;
+    for (int g = 0; g < ng; ++g)
+      gv[g] = isnan(m->geom[g].hunt_crossley_dissipation) ? d_est : m->geom[g].hunt_crossley_dissipation;
     if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_DISSIPATION, ng, 1, gv);
     for (int g = 0; g < ng; ++g) gv[2 * g] = m->geom[g].mu_static, gv[2 * g + 1] = m->geom[g].mu_dynamic;
     if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_FRICTION, ng, 2, gv);
-    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].point_stiffness;
+    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].point_stiffness == 0 ? k_est : m->geom[g].point_stiffness;
     if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_STIFFNESS, ng, 1, gv);
     for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].relaxation_time;
     if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_RELAXATION, ng, 1, gv);

@@ -122,7 +122,7 @@ Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
   iso_sim_update_contact(big);
   for (int w = 0; w < N; ++w) {
     int nc, nf;
-    iso_sim_get_overflow(big, w, &nc, &nf);
+    iso_sim_get_overflow(big, w, &nc, &nf, NULL);
     cr_assert_eq(nc, 0, "a large capacity does not overflow");
   }
   /* With capacity 1 every world with more than one candidate overflows and reports its count;
@@ -134,7 +134,7 @@ Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
   int lo = 1 << 30, hi = 0;
   for (int w = 0; w < N; ++w) {
     int nf;
-    iso_sim_get_overflow(probe, w, &cands[w], &nf);
+    iso_sim_get_overflow(probe, w, &cands[w], &nf, NULL);
     if (cands[w] == 0) cands[w] = 1; /* fitted in 1 */
     lo = cands[w] < lo ? cands[w] : lo;
     hi = cands[w] > hi ? cands[w] : hi;
@@ -148,7 +148,7 @@ Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
   iso_sim_get_status(s, iso_worlds_all(), st);
   for (int w = 0; w < N; ++w) {
     int nc, nf;
-    iso_sim_get_overflow(s, w, &nc, &nf);
+    iso_sim_get_overflow(s, w, &nc, &nf, NULL);
     if (cands[w] > small) {
       cr_assert(st[w] & ISO_WORLD_OVERFLOW, "world %d needs %d > %d", w, cands[w], small);
       cr_assert(st[w] & ISO_WORLD_FROZEN);

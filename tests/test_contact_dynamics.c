@@ -353,3 +353,73 @@ Test(contact_dynamics, threads_identical_and_faulty_world_isolated) {
   iso_sim_destroy(one), iso_sim_destroy(two), iso_sim_destroy(bad), iso_sim_destroy(alone);
   iso_model_destroy(m);
 }
+
+/* ---- defaults from the penetration allowance, constraint overflow ------------------------- */
+
+Test(contact_dynamics, penetration_allowance_sets_the_default_stiffness) {
+  isoModelDef md = iso_default_model_def();
+  md.penetration_allowance = 2e-3;
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(&md, &m), ISO_OK);
+  /* stiffness 0 and dissipation NaN: both estimated (reference §4.4) */
+  tbBlock b = {{0.1, 0.1, 0.1}, 3.0, 1e6, 0.0, NAN, 0.5};
+  tb_add_block(m, "box", &b, TB_POINT);
+  tb_add_ground(m, 0.5, TB_POINT);
+  isoSim *s = tb_sim(m, 1, 1, ISO_CONTACT_LAGGED);
+  double k;
+  iso_sim_get_param(s, ISO_PARAM_GEOM_STIFFNESS, 0, iso_worlds_one(0), &k);
+  /* per geometry 2·m_max·g/allowance; against the rigid ground the pair's k is that */
+  cr_assert_float_eq(k, 2 * 3.0 * G / 2e-3, 1e-9 * k);
+  tb_place(s, 0, 0, 0, 0, 0.05);
+  run(s, 3000);
+  assert_clean(s);
+  double q[7], v[6];
+  body_state(s, 0, 0, q, v);
+  /* the box settles at W/k: half the allowance, since each geometry gets twice k_c */
+  cr_assert_float_eq(0.05 - q[6], 1e-3, 1e-8, "penetration %g", 0.05 - q[6]);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(contact_dynamics, constraint_overflow_freezes_only_that_world) {
+  /* four point contacts (corner spheres of one body) against a capacity of three */
+  isoModel *m = NULL;
+  iso_model_create(NULL, &m);
+  isoBodyDef bd = iso_default_body_def();
+  bd.name = "table";
+  iso_model_add_body(m, &bd, NULL);
+  for (int c = 0; c < 4; ++c) {
+    isoGeometryDef g = iso_default_geometry_def();
+    g.body = 0;
+    g.size[0] = 0.01;
+    g.position[0] = (c & 1) ? 0.05 : -0.05, g.position[1] = (c & 2) ? 0.05 : -0.05;
+    iso_model_add_geometry(m, &g, NULL);
+  }
+  tb_add_ground(m, 0.5, TB_POINT);
+  cr_assert_eq(iso_model_compile(m), ISO_OK);
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 2;
+  sd.backend = ISO_BACKEND_CPU;
+  sd.max_contacts = 3;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  tb_place(s, 0, 0, 0, 0, 0.0099); /* world 0: all four spheres touch */
+  tb_place(s, 1, 0, 0, 0, 0.5);    /* world 1: in the air */
+  run(s, 1);
+  uint32_t st[2];
+  iso_sim_get_status(s, iso_worlds_all(), st);
+  cr_assert(st[0] & ISO_WORLD_OVERFLOW, "world 0 outgrows 3 constraints (status %#x)", st[0]);
+  cr_assert(st[0] & ISO_WORLD_FROZEN);
+  int nc, nf, ncon;
+  cr_assert_eq(iso_sim_get_overflow(s, 0, &nc, &nf, &ncon), ISO_OK);
+  cr_assert_eq(ncon, 4, "the capacity that was needed is reported (%d)", ncon);
+  cr_assert_eq(st[1], 0u, "world 1 keeps stepping");
+  double z;
+  run(s, 10);
+  double q[7];
+  iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(1), q);
+  z = q[6];
+  cr_assert_lt(z, 0.5, "world 1 falls on");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

@@ -68,8 +68,10 @@ isoStatus iso_sim_contact_wrench(const isoSim *sim, int world, int geometry_a, i
 isoStatus iso_sim_pair_kind(const isoSim *sim, int geometry_a, int geometry_b, isoPairKind *kind);
 
 /* After an overflow in world `world`: the capacities that would have been needed at the last
- * update (0 when that list did not overflow). */
-isoStatus iso_sim_get_overflow(const isoSim *sim, int world, int *needed_candidates, int *needed_faces);
+ * update — max_candidates, max_contacts for faces, max_contacts for constraints (faces plus
+ * point contacts) — each 0 when that list did not overflow. needed_constraints may be NULL. */
+isoStatus iso_sim_get_overflow(const isoSim *sim, int world, int *needed_candidates, int *needed_faces,
+                               int *needed_constraints);
 
 /* Write world `world`'s contact surfaces as legacy ASCII VTK POLYDATA: the polygons, with cell
  * data `SCALARS pressure` (Pa, at each face's centroid). Readable by ParaView. */

@@ -50,11 +50,13 @@ typedef struct isoGeometryDef {
   double resolution_hint;          /* m, > 0; used by sphere, cylinder, capsule, ellipsoid; default 0.02 */
   double margin;                   /* hydroelastic margin δ, m, >= 0; default 0 */
   double slab_thickness;           /* compliant half-space slab, m, > 0; required there; default 0 (unset) */
-  double hunt_crossley_dissipation; /* d, s/m, >= 0; default 50 */
+  double hunt_crossley_dissipation; /* d, s/m, >= 0, or NAN: estimated from the model's
+                                      penetration allowance; default 50 */
   double relaxation_time;          /* τ, s, >= 0 (convex SAP model); default 0.1 */
   double mu_static;                /* static friction, >= 0; default 0.5 */
   double mu_dynamic;               /* dynamic friction, >= 0; default 0.5 */
-  double point_stiffness;          /* point-contact stiffness, N/m, > 0 (INFINITY: rigid); default 1e6 */
+  double point_stiffness;          /* point-contact stiffness, N/m, > 0 (INFINITY: rigid), or 0:
+                                      estimated from the model's penetration allowance; default 1e6 */
 } isoGeometryDef;
 
 /* Drake's defaults, as documented on each field. */

@@ -16,6 +16,10 @@ typedef struct isoModel isoModel;
 typedef struct isoModelDef {
   double gravity[3]; /* gravity acceleration in the world frame, m/s²; default (0, 0, -9.81) */
   double time_step;  /* fixed step, s; > 0; default 1e-3 (Drake's discrete default) */
+  double penetration_allowance; /* m, > 0; default 1e-3 (Drake's). Geometries whose point
+                                   stiffness is 0 (or dissipation NaN) get Drake's estimate from
+                                   it: stiffness 2·m_max·|g|/allowance, dissipation
+                                   √(allowance/|g|)/allowance, m_max the heaviest body */
 } isoModelDef;
 
 /* A free rigid body (6 degrees of freedom). The body frame B has its origin Bo; mass
