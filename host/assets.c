@@ -69,11 +69,15 @@ static int has_ext(const char *path, const char *ext) {
   return 1;
 }
 
-static void asset_key(const isoGeometryDef *g, int kind, char *key, size_t len) {
-  /* Everything the mesh and the unit field depend on; the modulus is not among them. */
-  snprintf(key, len, "%d|%d|%.17g|%.17g|%.17g|%.17g|%.17g|%s|%.17g|%.17g|%.17g", kind, (int)g->shape,
-           g->size[0], g->size[1], g->size[2], g->resolution_hint, kind == HGEOM_TETS ? g->margin : 0.0,
-           g->mesh_file ? g->mesh_file : "", g->mesh_scale[0], g->mesh_scale[1], g->mesh_scale[2]);
+/* Whether geometry g (kind k) can use the asset built from geometry h: everything the mesh and
+ * the unit-modulus field depend on is equal; the modulus is not among them. */
+static int same_asset(const isoGeometryDef *g, int k, const isoGeometryDef *h, int kh) {
+  if (k != kh || g->shape != h->shape || g->resolution_hint != h->resolution_hint) return 0;
+  if (k == HGEOM_TETS && g->margin != h->margin) return 0;
+  for (int i = 0; i < 3; ++i)
+    if (g->size[i] != h->size[i] || g->mesh_scale[i] != h->mesh_scale[i]) return 0;
+  if (!g->mesh_file != !h->mesh_file) return 0;
+  return !g->mesh_file || strcmp(g->mesh_file, h->mesh_file) == 0;
 }
 
 /* The convex hull of a mesh file's vertices (OBJ surface or the points of a VTK tet mesh). */
@@ -236,15 +240,14 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
     hg->kind = hydro_kind_of(g);
     hg->asset = -1;
     if (hg->kind != HGEOM_TETS && hg->kind != HGEOM_TRIS) continue;
-    char key[256], what[160];
-    asset_key(g, hg->kind, key, sizeof key);
-    for (int a = 0; a < h->nasset; ++a)
-      if (strcmp(h->asset[a].key, key) == 0) hg->asset = a;
+    char what[160];
+    for (int a = 0; a < h->nasset && hg->asset < 0; ++a)
+      if (same_asset(g, hg->kind, &m->geom[h->asset[a].source], h->asset[a].kind)) hg->asset = a;
     if (hg->asset >= 0) continue;
     snprintf(what, sizeof what, "geometry '%.120s'", g->name);
     hydroAsset *a = &h->asset[h->nasset];
     a->kind = hg->kind;
-    snprintf(a->key, sizeof a->key, "%s", key);
+    a->source = i;
     st = hg->kind == HGEOM_TETS ? build_compliant(g, &a->tets, what) : build_rigid(g, &a->tris, what);
     if (st == ISO_OK) st = finish_asset(a, what);
     hg->asset = h->nasset++;
@@ -253,7 +256,20 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
       return st;
     }
   }
-  /* point contact treats meshes as their convex hulls (Drake: FCL convex) */
+  for (int a = 0; a < ng; ++a)
+    for (int b = a + 1; b < ng; ++b) {
+      int first, second;
+      int kind = hydro_pair_kind(m, h->geom, a, b, &first, &second);
+      if (kind == ISO_PAIR_FILTERED) continue;
+      hydroPair p;
+      p.m = first;
+      p.n = second;
+      p.kind = kind;
+      if (kind == ISO_PAIR_POINT_FALLBACK) h->fallback[h->nfallback++] = p;
+      else h->pair[h->npair++] = p;
+    }
+  /* point contact treats meshes as their convex hulls (Drake: FCL convex); built only for
+   * geometries in point-contact pairs, so a flat rigid mesh used hydroelastically is fine */
   h->point_nvert = (int *)calloc((size_t)ng + 1, sizeof(int));
   if (!h->point_nvert) {
     hydro_free(h);
@@ -262,6 +278,10 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
   for (int i = 0; i < ng; ++i) {
     const isoGeometryDef *g = &m->geom[i];
     if (g->shape != ISO_SHAPE_MESH && g->shape != ISO_SHAPE_CONVEX) continue;
+    int in_fallback = 0; /* only geometries that point contact will query need a hull */
+    for (int p = 0; p < h->nfallback && !in_fallback; ++p)
+      in_fallback = h->fallback[p].m == i || h->fallback[p].n == i;
+    if (!in_fallback) continue;
     char what[160];
     snprintf(what, sizeof what, "geometry '%.120s'", g->name);
     triMesh hull;
@@ -284,18 +304,6 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
       return st;
     }
   }
-  for (int a = 0; a < ng; ++a)
-    for (int b = a + 1; b < ng; ++b) {
-      int first, second;
-      int kind = hydro_pair_kind(m, h->geom, a, b, &first, &second);
-      if (kind == ISO_PAIR_FILTERED) continue;
-      hydroPair p;
-      p.m = first;
-      p.n = second;
-      p.kind = kind;
-      if (kind == ISO_PAIR_POINT_FALLBACK) h->fallback[h->nfallback++] = p;
-      else h->pair[h->npair++] = p;
-    }
   return ISO_OK;
 }
 

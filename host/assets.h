@@ -29,7 +29,7 @@ typedef struct hydroAsset {
   triMesh tris;  /* HGEOM_TRIS */
   bvhHost bvh;   /* over tets or triangles */
   real lo[3], hi[3]; /* bounds of the asset in its geometry frame */
-  char key[256]; /* what makes two assets the same */
+  int source;    /* the geometry it was built from (same_asset compares against it) */
 } hydroAsset;
 
 typedef struct hydroGeom {

@@ -54,6 +54,11 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   s->contact = c;
   const modelHydro *mh = &m->hydro;
   const int ng = m->ngeom, na = mh->nasset, np = mh->npair;
+  /* the CPU loops index (world, item) with an int */
+  const long long items = (long long)s->nworld * (ng > np ? ng : np);
+  if (items > 2147483647LL || (long long)s->nworld * s->def.max_candidates > 2147483647LL)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d geometries (or pairs, or candidates) is "
+                    "too large a batch", s->nworld, ng > np ? ng : np);
   c->nasset = na;
   hydroDev *h = &c->host;
   h->nbody = m->nbody;
@@ -222,10 +227,12 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   BUF(face_count, W, int);
   BUF(face_needed, W, int);
 #undef BUF
-  if (st != ISO_OK && st == ISO_ERR_NOMEM)
-    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for %d worlds x %d candidates of "
-                    "contact work (%.1f MiB); lower max_candidates", s->nworld, w->max_cand,
-                    (double)(W * mc * (sizeof(hydroFace) + 4 * sizeof(int))) / 1048576.0);
+  if (st == ISO_ERR_NOMEM)
+    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the contact work of %d worlds "
+                    "(%.1f MiB for %d candidates and %d faces per world); lower max_candidates or "
+                    "max_contacts", s->nworld,
+                    (double)(W * (mc * (sizeof(hydroFace) + 4 * sizeof(int)) + mf * 2 * sizeof(int))) / 1048576.0,
+                    w->max_cand, w->max_face);
   return st;
 }
 

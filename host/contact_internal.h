@@ -30,6 +30,10 @@ isoStatus contact_create(struct isoSim *s, const struct isoModel *m);
 void contact_destroy(struct isoSim *s);
 /* Run stages 1–4 for every world of the current state. */
 isoStatus contact_update(struct isoSim *s);
+/* Forget world w's lists and recorded overflow sizes (iso_sim_reset). */
+isoStatus contact_reset_world(struct isoSim *s, int w);
+/* The state changed outside a step: surfaces and results no longer describe it. */
+void contact_invalidate(struct isoSim *s);
 
 /* CUDA launchers of the stages (kernels/cuda/contact.cu; failing stubs without CUDA). */
 #ifdef __cplusplus

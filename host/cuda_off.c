@@ -70,9 +70,9 @@ isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom
 
 isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
                            hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
-                           int nq, int nv, sapBatch B, int *needed, uint32_t *status) {
+                           int nq, sapBatch B, int *needed, uint32_t *status) {
   (void)b, (void)nworld, (void)P, (void)M, (void)H, (void)W, (void)has_faces, (void)hits, (void)npoint, (void)q;
-  (void)nq, (void)nv, (void)B, (void)needed, (void)status;
+  (void)nq, (void)B, (void)needed, (void)status;
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }
 

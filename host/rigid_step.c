@@ -1,5 +1,6 @@
-/* Stage 8 for free bodies (DESIGN.md "One step"): with no contact yet, the free-motion
- * velocities are the next velocities, and positions follow. One item per world. */
+/* A step of a model in which nothing can touch (no geometry pair): the free-motion velocities
+ * are the next velocities, and positions follow — stages 6 and 8 of DESIGN.md's step, fused
+ * into one item per world. Models with contact go through host/sap_step.c. */
 #include "host/rigid_step.h"
 
 #include "host/sim_internal.h"
@@ -17,7 +18,7 @@ static void step_range(int start, int end, void *ctx) {
                           s->status + w);
 }
 
-isoStatus rigid_step(isoSim *s) {
+rigidParams rigid_params_of(const isoSim *s) {
   rigidParams P;
   P.nbody = s->nbody;
   P.dt = s->dt;
@@ -25,6 +26,11 @@ isoStatus rigid_step(isoSim *s) {
   P.mass = s->param[ISO_PARAM_BODY_MASS].f;
   P.com = s->param[ISO_PARAM_BODY_COM].f;
   P.inertia = s->param[ISO_PARAM_BODY_INERTIA].f;
+  return P;
+}
+
+isoStatus rigid_step(isoSim *s) {
+  rigidParams P = rigid_params_of(s);
   if (s->be.kind == ISO_BACKEND_CUDA)
     return cuda_rigid_free_step(&s->be, s->nworld, P, s->nq, s->nv, s->q, s->v, s->time, s->status);
   stepCtx c;

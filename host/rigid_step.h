@@ -10,6 +10,10 @@
 extern "C" {
 #endif
 
+struct isoSim;
+/* The free-body parameters of a sim (its world-stride fields), as the kernels take them. */
+rigidParams rigid_params_of(const struct isoSim *s);
+
 isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq, int nv,
                                real *q, real *v, real *time, uint32_t *status);
 

@@ -5,10 +5,7 @@
 
 #include "host/backend.h"
 #include "host/linalg.h"
-#include "kernels/point/pair.h"
-#include "kernels/rigid/free_body.h"
-#include "kernels/sap/build.h"
-#include "kernels/sap/solve.h"
+#include "kernels/sap/step_items.h"
 
 #define SAP_MAX_OWNED 32
 
@@ -39,10 +36,8 @@ typedef struct simSap {
   sapCon *con;
   linalgCholesky chol;
   int have_chol;
-  int iterations_run; /* Newton iterations of the last step (the slowest world) */
   int *active_dev;    /* CUDA: count of worlds still iterating */
   double stage_s[SAP_NSTAGE]; /* wall seconds spent per stage since creation (CPU backend) */
-  long long steps_timed;
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;
@@ -56,7 +51,7 @@ isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom
                           sapPointHit *hits);
 isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
                            hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
-                           int nq, int nv, sapBatch B, int *needed, uint32_t *status);
+                           int nq, sapBatch B, int *needed, uint32_t *status);
 isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active);
 isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B);
 isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,

@@ -14,6 +14,7 @@
 #include "host/contact_internal.h"
 #include "host/error.h"
 #include "host/model_internal.h"
+#include "host/rigid_step.h"
 #include "host/sap_internal.h"
 #include "host/sim_internal.h"
 
@@ -78,6 +79,10 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   const int ng = m->ngeom;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;
+  /* the CPU loops index (world, item) with an int */
+  if ((long long)s->nworld * (p->npoint + 1) > 2147483647LL || (long long)s->nworld * s->nv > 2147483647LL)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d point-contact pairs is too large a batch",
+                    s->nworld, p->npoint);
 
   /* point-contact shapes and pairs */
   pointShape *shapes = (pointShape *)calloc((size_t)ng + 1, sizeof(pointShape));
@@ -99,7 +104,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
     }
     gbody[g] = m->geom[g].body;
   }
-  for (int i = 0; i < p->npoint; ++i) pa[i] = h->fallback[i].m, pb[i] = h->fallback[i].n;
+  for (int i = 0; i < p->npoint && st == ISO_OK; ++i) pa[i] = h->fallback[i].m, pb[i] = h->fallback[i].n;
   if (st == ISO_OK) st = upload(s, shapes, sizeof(pointShape) * (size_t)(ng + 1), (void **)&p->shape);
   if (st == ISO_OK) st = upload(s, pa, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_a);
   if (st == ISO_OK) st = upload(s, pb, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_b);
@@ -167,55 +172,24 @@ typedef struct stepCtx {
   rigidParams P;
 } stepCtx;
 
-static rigidParams rigid_params(const isoSim *s) {
-  rigidParams P;
-  P.nbody = s->nbody;
-  P.dt = s->dt;
-  P.gravity = s->param[ISO_PARAM_GRAVITY].f;
-  P.mass = s->param[ISO_PARAM_BODY_MASS].f;
-  P.com = s->param[ISO_PARAM_BODY_COM].f;
-  P.inertia = s->param[ISO_PARAM_BODY_INERTIA].f;
-  return P;
-}
 
 static void points_range(int start, int end, void *v) {
   stepCtx *c = (stepCtx *)v;
-  isoSim *s = c->s;
-  simSap *p = s->sap;
-  const xform *X = s->contact->work.X_WG;
-  const int ng = s->contact->dev.ngeom;
-  for (int i = start; i < end; ++i) {
-    int w = i / p->npoint, k = i % p->npoint;
-    sapPointHit *h = p->hits + i;
-    int a = p->point_a[k], b = p->point_b[k];
-    h->geom_a = a;
-    h->geom_b = b;
-    h->valid = 0;
-    if (s->status[w] & ISO_WORLD_FROZEN) continue;
-    pointContact pc;
-    if (point_pair(p->shape + a, X[(long)w * ng + a], p->shape + b, X[(long)w * ng + b], &pc)) {
-      h->valid = 1;
-      h->depth = pc.depth;
-      h->nhat_BA = pc.nhat_BA;
-      h->p_WCa = pc.p_WCa;
-      h->p_WCb = pc.p_WCb;
-    }
-  }
+  const isoSim *s = c->s;
+  const simSap *p = s->sap;
+  for (int i = start; i < end; ++i)
+    sap_point_item(i, p->npoint, s->contact->dev.ngeom, p->shape, p->point_a, p->point_b, s->contact->work.X_WG,
+                   s->status, p->hits);
 }
 
-static void motion_build_range(int start, int end, void *v) {
+static void prepare_range(int start, int end, void *v) {
   stepCtx *c = (stepCtx *)v;
   isoSim *s = c->s;
   simSap *p = s->sap;
   const simContact *sc = s->contact;
-  for (int w = start; w < end; ++w) {
-    const real *q = s->q + (long)w * s->nq, *v0 = s->v + (long)w * s->nv;
-    rigid_free_motion_world(w, &c->P, q, v0, p->vstar + (long)w * s->nv, p->A + 36L * s->nbody * w);
-    sap_build_world(&p->mat, &sc->dev, sc->dev.npair ? &sc->work : NULL, p->hits + (long)w * p->npoint,
-                    p->npoint, w, q, v0, p->con + (long)w * p->batch.max_con, p->batch.max_con, p->ncon + w,
-                    p->needed + w, s->status);
-    sap_setup_world(&p->batch, w, s->dt);
-  }
+  for (int w = start; w < end; ++w)
+    sap_prepare_world(w, &c->P, &p->mat, &sc->dev, sc->dev.npair ? &sc->work : NULL, p->hits, p->npoint, s->q,
+                      s->nq, &p->batch, p->needed, s->status);
 }
 
 static void begin_range(int start, int end, void *v) {
@@ -231,10 +205,7 @@ static void end_range(int start, int end, void *v) {
 static void finish_range(int start, int end, void *v) {
   stepCtx *c = (stepCtx *)v;
   isoSim *s = c->s;
-  for (int w = start; w < end; ++w) {
-    if (s->sap->batch.stats[w].iterations > 0) sap_eval_world(&s->sap->batch, w, s->v + (long)w * s->nv);
-    rigid_integrate_world(&c->P, s->q + (long)w * s->nq, s->v + (long)w * s->nv, s->time + w, s->status + w);
-  }
+  for (int w = start; w < end; ++w) sap_finish_world(w, &c->P, &s->sap->batch, s->q, s->nq, s->time, s->status);
 }
 
 static int all_done(const isoSim *s) {
@@ -252,15 +223,14 @@ static isoStatus cuda_step(isoSim *s, rigidParams P) {
                          sc->work.X_WG, s->status, p->hits);
   if (st == ISO_OK)
     st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->dev.npair > 0, p->hits,
-                          p->npoint, s->q, s->nq, s->nv, p->batch, p->needed, s->status);
-  int it = 0, active = 1;
-  for (; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {
+                          p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
+  int active = 1;
+  for (int it = 0; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {
     st = cuda_sap_begin(&s->be, s->nworld, p->batch, p->active_dev, &active);
     if (st != ISO_OK || active == 0) break;
     st = linalg_cholesky_run(&s->be, &p->chol, NULL);
     if (st == ISO_OK) st = cuda_sap_end(&s->be, s->nworld, p->batch);
   }
-  p->iterations_run = it;
   if (st == ISO_OK) st = cuda_sap_finish(&s->be, s->nworld, P, p->batch, s->q, s->nq, s->time, s->status);
   return st;
 }
@@ -274,7 +244,7 @@ isoStatus sap_step(isoSim *s) {
   if (st != ISO_OK) return st;
   stepCtx c;
   c.s = s;
-  c.P = rigid_params(s);
+  c.P = rigid_params_of(s);
   p->mat.E = s->param[ISO_PARAM_GEOM_MODULUS].f;
   p->mat.d = s->param[ISO_PARAM_GEOM_DISSIPATION].f;
   p->mat.mu = s->param[ISO_PARAM_GEOM_FRICTION].f;
@@ -283,10 +253,9 @@ isoStatus sap_step(isoSim *s) {
   if (s->be.kind == ISO_BACKEND_CUDA) return cuda_step(s, c.P);
   if (p->npoint > 0) backend_cpu_for(&s->be, s->nworld * p->npoint, points_range, &c);
   lap(p, SAP_STAGE_POINTS, &t);
-  backend_cpu_for(&s->be, s->nworld, motion_build_range, &c);
+  backend_cpu_for(&s->be, s->nworld, prepare_range, &c);
   lap(p, SAP_STAGE_PREPARE, &t);
-  int it = 0;
-  for (; it <= p->batch.set.max_iterations && !all_done(s); ++it) {
+  for (int it = 0; it <= p->batch.set.max_iterations && !all_done(s); ++it) {
     backend_cpu_for(&s->be, s->nworld, begin_range, &c);
     lap(p, SAP_STAGE_ASSEMBLE, &t);
     if (all_done(s)) break;
@@ -296,9 +265,7 @@ isoStatus sap_step(isoSim *s) {
     backend_cpu_for(&s->be, s->nworld, end_range, &c);
     lap(p, SAP_STAGE_LINESEARCH, &t);
   }
-  p->iterations_run = it;
   backend_cpu_for(&s->be, s->nworld, finish_range, &c);
   lap(p, SAP_STAGE_FINISH, &t);
-  p->steps_timed++;
   return ISO_OK;
 }

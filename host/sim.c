@@ -306,7 +306,9 @@ static isoStatus check_field(isoStateField f, const char *fn) {
 /* Copy rows of `width` reals between host `h` (packed) and backend `base` for the selection. */
 static isoStatus move_rows(const isoSim *s, int n, int width, real *base, real *h, int down) {
   size_t row = (size_t)width * sizeof(real);
-  if (n == s->nworld && s->sel[0] == 0 && s->sel[n - 1] == n - 1) /* all worlds, in order */
+  int in_order = n == s->nworld;
+  for (int k = 0; k < n && in_order; ++k) in_order = s->sel[k] == k;
+  if (in_order) /* every world, in order: one contiguous copy */
     return down ? backend_download(&s->be, h, base, row * (size_t)n)
                 : backend_upload(&s->be, base, h, row * (size_t)n);
   for (int k = 0; k < n; ++k) {
@@ -358,6 +360,7 @@ isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const doubl
       }
     }
   }
+  if (f == ISO_STATE_Q) contact_invalidate(s); /* surfaces described the old positions */
   return move_rows(s, n, width, state_base(s, f), s->stage, 0);
 }
 
@@ -375,7 +378,9 @@ isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
     TRY(backend_upload(&s->be, s->v + (long)x * s->nv, s->v_init, (size_t)s->nv * sizeof(real)));
     TRY(backend_upload(&s->be, s->time + x, &t0, sizeof t0));
     TRY(backend_upload(&s->be, s->status + x, &zero, sizeof zero));
+    if (s->contact) TRY(contact_reset_world(s, x));
   }
+  if (n > 0) contact_invalidate(s);
   return ISO_OK;
 fail:
   return st;

@@ -328,3 +328,24 @@ Test(sim, cuda_matches_cpu) {
   iso_sim_destroy(c), iso_sim_destroy(g);
   iso_model_destroy(m);
 }
+
+Test(sim, permuted_full_lists_go_to_the_right_worlds) {
+  isoModel *m = tumbling(1);
+  isoSim *s = make(m, 4, 1);
+  int order[4] = {0, 2, 1, 3};
+  double t[4] = {10, 20, 30, 40}, got[4];
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TIME, iso_worlds_list(order, 4), t), ISO_OK);
+  iso_sim_get_state(s, ISO_STATE_TIME, iso_worlds_all(), got);
+  cr_assert_eq(got[0], 10);
+  cr_assert_eq(got[1], 30, "list entry 1 goes to world 2");
+  cr_assert_eq(got[2], 20);
+  cr_assert_eq(got[3], 40);
+  int rep[4] = {0, 0, 3, 3};
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_TIME, iso_worlds_list(rep, 4), got), ISO_OK);
+  cr_assert_eq(got[0], 10);
+  cr_assert_eq(got[1], 10, "a repeated world is read twice");
+  cr_assert_eq(got[2], 40);
+  cr_assert_eq(got[3], 40);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

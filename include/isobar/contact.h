@@ -46,8 +46,11 @@ typedef enum isoPairKind {
 } isoPairKind;
 
 /* Compute the contact surfaces of every world for its current state. iso_sim_step does this
- * itself once contact dynamics run; call it to read surfaces of a state you set. Worlds whose
- * candidate or face lists overflow get ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). */
+ * itself at the start of each step, so after a step the surfaces are those of the state the
+ * step started from (the ones its contact forces came from). Call it to read the surfaces of
+ * a state you set; setting positions or resetting worlds invalidates earlier surfaces (queries
+ * then fail with ISO_ERR_STATE). Worlds whose candidate or face lists overflow get
+ * ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). */
 isoStatus iso_sim_update_contact(isoSim *sim);
 
 /* Number of contact faces of world `world` at the last update. */
@@ -57,9 +60,8 @@ isoStatus iso_sim_contact_face_count(const isoSim *sim, int world, int *count);
  * then element pair); *count receives the number of faces (which may exceed cap). */
 isoStatus iso_sim_get_contact_faces(const isoSim *sim, int world, isoContactFace *out, int cap, int *count);
 
-/* Net force on geometry M and moment about the world origin from integrating the pressure over
- * every face between geometries a and b (either order; the result is the action on the
- * geometry passed as `a`). The force is exact for the piecewise-linear pressure (centroid
+/* Net force and moment about the world origin on geometry `a` from integrating the pressure
+ * over every face between geometries a and b (either order). The force is exact for the piecewise-linear pressure (centroid
  * rule); the moment is integrated exactly too (edge-midpoint rule on each fan triangle). */
 isoStatus iso_sim_contact_wrench(const isoSim *sim, int world, int geometry_a, int geometry_b,
                                  double force[3], double moment[3]);
@@ -124,7 +126,9 @@ typedef struct isoSolverStats {
   double cost;        /* the SAP cost at the solution */
 } isoSolverStats;
 
-/* Solver statistics of world `world` at the last step (zeros for a world without contact). */
+/* Solver statistics of world `world` at the last step. A world without contact constraints
+ * reports 0 iterations and converged = 1 (v = v* solves its problem); a model without any
+ * geometry pair reports zeros. */
 isoStatus iso_sim_get_solver_stats(const isoSim *sim, int world, isoSolverStats *out);
 
 #ifdef __cplusplus

@@ -6,8 +6,11 @@
 extern "C" {
 #endif
 
-/* A world with any bit of ISO_WORLD_FAULT_MASK set is frozen: its state stops changing and
- * later steps skip it until it is reset. The other worlds keep stepping. */
+/* Faults recorded during a step. A frozen world (ISO_WORLD_FROZEN) stops changing and later
+ * steps skip it until iso_sim_reset; the other worlds keep stepping, bit for bit as without
+ * it. Test ISO_WORLD_FROZEN to know whether a world still moves: every fault bit freezes except
+ * ISO_WORLD_NOT_CONVERGED, which freezes only under ISO_SAP_FREEZE (isoSimDef.sap_on_failure).
+ * Bits stay set until iso_sim_reset. */
 #define ISO_WORLD_NONFINITE 0x1u     /* a position or velocity became NaN or infinite */
 #define ISO_WORLD_NOT_SPD 0x2u       /* a matrix that must be positive definite was not (Cholesky info > 0) */
 #define ISO_WORLD_OVERFLOW 0x4u      /* a per-world list outgrew its capacity (needed size recorded) */
@@ -15,7 +18,8 @@ extern "C" {
 #define ISO_WORLD_LINE_SEARCH 0x10u  /* the contact solver's line search failed */
 #define ISO_WORLD_FROZEN 0x80000000u /* the world is frozen because of one of the fault bits */
 
-#define ISO_WORLD_FAULT_MASK (ISO_WORLD_NONFINITE | ISO_WORLD_NOT_SPD | ISO_WORLD_OVERFLOW)
+/* The bits that always freeze a world. */
+#define ISO_WORLD_FAULT_MASK (ISO_WORLD_NONFINITE | ISO_WORLD_NOT_SPD | ISO_WORLD_OVERFLOW | ISO_WORLD_LINE_SEARCH)
 
 #ifdef __cplusplus
 }

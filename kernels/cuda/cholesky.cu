@@ -3,7 +3,8 @@
 //
 // cuSOLVER's batched calls take device arrays of per-matrix pointers. They never change for a
 // plan, so create builds them once with a kernel (no host staging) and run only queues work:
-// nothing is allocated, nothing waits, so a step stays capturable in a CUDA graph.
+// nothing is allocated and nothing waits. (The SAP loop around it still reads back, once per
+// Newton iteration, whether any world is left: a step is not yet capturable in a CUDA graph.)
 //
 // potrsBatched supports nrhs = 1 only and its info reports argument errors only (one int for
 // the whole batch); a matrix that failed to factor is solved with its partial factor and its

@@ -1,6 +1,5 @@
 // Launch layer of the contact-dynamics stages: one thread per item, the work in
-// kernels/point/pair.h, kernels/rigid/free_body.h, kernels/sap/build.h and kernels/sap/solve.h
-// (the code the CPU backend runs). The batched Cholesky between begin and end is cuSOLVER's.
+// kernels/sap/step_items.h and kernels/sap/solve.h (the code the CPU backend runs). The batched Cholesky between begin and end is cuSOLVER's.
 #include "host/contact_internal.h"
 #include "host/sap_internal.h"
 #include "kernels/cuda/cuda_check.h"
@@ -10,35 +9,15 @@
 
 __global__ void sap_points_kernel(int nworld, int npoint, int ngeom, const pointShape *shape, const int *pa,
                                   const int *pb, const xform *X, const uint32_t *status, sapPointHit *hits) {
-  GRID_STRIDE(i, (long)nworld * npoint) {
-    int w = (int)(i / npoint), k = (int)(i % npoint);
-    sapPointHit *h = hits + i;
-    int a = pa[k], b = pb[k];
-    h->geom_a = a;
-    h->geom_b = b;
-    h->valid = 0;
-    if (status[w] & ISO_WORLD_FROZEN) continue;
-    pointContact pc;
-    if (point_pair(shape + a, X[(long)w * ngeom + a], shape + b, X[(long)w * ngeom + b], &pc)) {
-      h->valid = 1;
-      h->depth = pc.depth;
-      h->nhat_BA = pc.nhat_BA;
-      h->p_WCa = pc.p_WCa;
-      h->p_WCb = pc.p_WCb;
-    }
-  }
+  GRID_STRIDE(i, (long)nworld * npoint) sap_point_item(i, npoint, ngeom, shape, pa, pb, X, status, hits);
 }
 
 __global__ void sap_prepare_kernel(int nworld, rigidParams P, sapMaterials M, hydroDev H, hydroWork W,
                                    int has_faces, const sapPointHit *hits, int npoint, const real *q, int nq,
-                                   int nv, sapBatch B, int *needed, uint32_t *status) {
-  GRID_STRIDE(w, nworld) {
-    const real *qw = q + w * nq, *v0 = B.v + w * nv;
-    rigid_free_motion_world((int)w, &P, qw, v0, (real *)B.vstar + w * nv, (real *)B.A + 36L * P.nbody * w);
-    sap_build_world(&M, &H, has_faces ? &W : (const hydroWork *)0, hits + w * npoint, npoint, (int)w, qw, v0,
-                    B.con + w * B.max_con, B.max_con, (int *)B.ncon + w, needed + w, status);
-    sap_setup_world(&B, (int)w, P.dt);
-  }
+                                   sapBatch B, int *needed, uint32_t *status) {
+  GRID_STRIDE(w, nworld)
+  sap_prepare_world((int)w, &P, &M, &H, has_faces ? &W : (const hydroWork *)0, hits, npoint, q, nq, &B, needed,
+                    status);
 }
 
 __global__ void sap_begin_kernel(int nworld, sapBatch B, int *active) {
@@ -53,10 +32,7 @@ __global__ void sap_end_kernel(int nworld, sapBatch B) {
 }
 
 __global__ void sap_finish_kernel(int nworld, rigidParams P, sapBatch B, real *q, int nq, real *time, uint32_t *status) {
-  GRID_STRIDE(w, nworld) {
-    if (B.stats[w].iterations > 0) sap_eval_world(&B, (int)w, B.v + w * B.nv);
-    rigid_integrate_world(&P, q + w * nq, B.v + w * B.nv, time + w, status + w);
-  }
+  GRID_STRIDE(w, nworld) sap_finish_world((int)w, &P, &B, q, nq, time, status);
 }
 
 extern "C" isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
@@ -71,10 +47,10 @@ extern "C" isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint
 
 extern "C" isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
                                       hydroWork W, int has_faces, const sapPointHit *hits, int npoint,
-                                      const real *q, int nq, int nv, sapBatch B, int *needed, uint32_t *status) {
+                                      const real *q, int nq, sapBatch B, int *needed, uint32_t *status) {
   const unsigned bs = 64;
   sap_prepare_kernel<<<cuda_grid(nworld, bs), bs, 0, (cudaStream_t)b->stream>>>(
-      nworld, P, M, H, W, has_faces, hits, npoint, q, nq, nv, B, needed, status);
+      nworld, P, M, H, W, has_faces, hits, npoint, q, nq, B, needed, status);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

@@ -159,12 +159,18 @@ static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int
 static inline ISO_HD void hs_count_item(const hydroDev *H, const hydroWork *W, int world, int p,
                                         const uint32_t *status) {
   int c = (status[world] & ISO_WORLD_FROZEN) ? 0 : hs_pair_walk(H, W, world, p, (int *)0, (int *)0, 0);
-  W->pair_count[(long)world * H->npair + p] = c < 0 ? 0 : c;
+  /* c < 0: a BVH deeper than the traversal stack (never for a tree from bvh_build); counted as
+   * an overflow later rather than silently dropped */
+  W->pair_count[(long)world * H->npair + p] = c < 0 ? W->max_cand + 1 : c;
 }
 
 /* ---- scan: item world ------------------------------------------------------------------------ */
 static inline ISO_HD void hs_scan_item(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
   long base = (long)world * H->npair;
+  if (status[world] & ISO_WORLD_FROZEN) { /* keep the sizes an overflow needed until reset */
+    W->cand_total[world] = 0;
+    return;
+  }
   long total = 0;
   for (int p = 0; p < H->npair; ++p) {
     W->pair_off[base + p] = (int)(total < W->max_cand ? total : W->max_cand);
@@ -267,6 +273,10 @@ static inline ISO_HD void hs_narrow_item(const hydroDev *H, const hydroWork *W, 
 static inline ISO_HD void hs_compact_item(const hydroWork *W, int world, uint32_t *status) {
   const long c0 = (long)world * W->max_cand, f0 = (long)world * W->max_face;
   int nf = 0;
+  if ((status[world] & ISO_WORLD_FROZEN) && W->cand_total[world] == 0) {
+    W->face_count[world] = 0; /* frozen before this stage: keep face_needed as it was */
+    return;
+  }
   for (int s = 0; s < W->cand_total[world]; ++s) {
     if (!W->slot_valid[c0 + s]) continue;
     int parts = W->triangles ? W->slot[c0 + s].nvert : 1;

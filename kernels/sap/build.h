@@ -70,10 +70,7 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const hydroDev 
                                           uint32_t *status) {
   int n = 0;
   *ncon = 0;
-  if (status[w] & ISO_WORLD_FROZEN) {
-    *needed = 0;
-    return;
-  }
+  if (status[w] & ISO_WORLD_FROZEN) return; /* *needed keeps what an overflow needed until reset */
   /* hydroelastic faces (§3) */
   const int nface = (H && W && W->face_count) ? W->face_count[w] : 0;
   for (int f = 0; f < nface; ++f) {

@@ -418,9 +418,11 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
       alpha = x;
       if (fabs(dx) < xtol) break;
     }
-    if (ls > B->set.ls_max_iterations) {
-      B->status[w] |= ISO_WORLD_LINE_SEARCH;
-      ls = B->set.ls_max_iterations;
+    if (ls > B->set.ls_max_iterations) { /* Drake throws here; isobar freezes the world */
+      B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
+      st->ls_iterations += B->set.ls_max_iterations;
+      st->done = 1;
+      return;
     }
   }
   for (int i = 0; i < nv; ++i) v[i] += alpha * dv[i];

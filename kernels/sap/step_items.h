@@ -1,0 +1,54 @@
+/* The per-item work of a contact step outside the Newton iterations, shared by the CPU loops
+ * (host/sap_step.c) and the CUDA kernels (kernels/cuda/sap.cu): point-contact queries (item:
+ * world × point pair), free motion plus constraints plus solver set-up (item: world), and
+ * positions from the solved velocities (item: world). */
+#ifndef ISO_KERNELS_SAP_STEP_ITEMS_H
+#define ISO_KERNELS_SAP_STEP_ITEMS_H
+
+#include <stdint.h>
+
+#include "kernels/point/pair.h"
+#include "kernels/rigid/free_body.h"
+#include "kernels/sap/build.h"
+#include "kernels/sap/solve.h"
+
+/* Item i = world·npoint + k: the k-th point-contact pair of a world. */
+static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const pointShape *shape, const int *pa,
+                                         const int *pb, const xform *X, const uint32_t *status, sapPointHit *hits) {
+  const int w = (int)(i / npoint), k = (int)(i % npoint);
+  sapPointHit *h = hits + i;
+  const int a = pa[k], b = pb[k];
+  h->geom_a = a;
+  h->geom_b = b;
+  h->valid = 0;
+  if (status[w] & ISO_WORLD_FROZEN) return;
+  pointContact pc;
+  if (point_pair(shape + a, X[(long)w * ngeom + a], shape + b, X[(long)w * ngeom + b], &pc)) {
+    h->valid = 1;
+    h->depth = pc.depth;
+    h->nhat_BA = pc.nhat_BA;
+    h->p_WCa = pc.p_WCa;
+    h->p_WCb = pc.p_WCb;
+  }
+}
+
+/* World w: v* and A, the constraint list, and the solver's per-step data. */
+static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroDev *H,
+                                            const hydroWork *W, const sapPointHit *hits, int npoint,
+                                            const real *q, int nq, const sapBatch *B, int *needed,
+                                            uint32_t *status) {
+  const real *qw = q + (long)w * nq, *v0 = B->v + (long)w * B->nv;
+  rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)B->A + 36L * P->nbody * w);
+  sap_build_world(M, H, W, hits + (long)w * npoint, npoint, w, qw, v0, B->con + (long)w * B->max_con, B->max_con,
+                  (int *)B->ncon + w, needed + w, status);
+  sap_setup_world(B, w, P->dt);
+}
+
+/* World w: positions from the solved velocities (the last Newton check evaluated the impulses
+ * at these velocities already). */
+static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const sapBatch *B, real *q, int nq,
+                                           real *time, uint32_t *status) {
+  rigid_integrate_world(P, q + (long)w * nq, B->v + (long)w * B->nv, time + w, status + w);
+}
+
+#endif
