@@ -4,8 +4,8 @@
  * with a pressure field, or a rigid triangle surface, each with its BVH. Assets are shared:
  * two geometries with the same shape, sizes, resolution hint and margin use one asset
  * whatever their moduli, because every Drake pressure field is linear in E — the asset stores
- * the field for E = 1 Pa and kernels scale it by the geometry's modulus (which therefore can
- * later be randomised per world at no cost). Half-spaces are analytic and have no asset. */
+ * the field for E = 1 Pa and kernels scale it by the geometry's modulus (which is therefore
+ * randomised per world at no cost: ISO_PARAM_GEOM_MODULUS). Half-spaces are analytic and have no asset. */
 #ifndef ISO_HOST_ASSETS_H
 #define ISO_HOST_ASSETS_H
 

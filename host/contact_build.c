@@ -77,7 +77,6 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   xform *gX = (xform *)host_array(c, (size_t)ng, sizeof(xform));
   int *gkind = (int *)host_array(c, (size_t)ng, sizeof(int));
   int *gasset = (int *)host_array(c, (size_t)ng, sizeof(int));
-  real *gE = (real *)host_array(c, (size_t)ng, sizeof(real));
   real *gmargin = (real *)host_array(c, (size_t)ng, sizeof(real));
   real *gslab = (real *)host_array(c, (size_t)ng, sizeof(real));
   int *av0 = (int *)host_array(c, (size_t)na, sizeof(int));
@@ -102,7 +101,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   char *names = (char *)host_array(c, name_bytes, 1);
   c->nfallback = mh->nfallback;
   c->fallback = (int *)host_array(c, (size_t)mh->nfallback * 2, sizeof(int));
-  if (!gbody || !gX || !gkind || !gasset || !gE || !gmargin || !gslab || !av0 || !ae0 || !an0 ||
+  if (!gbody || !gX || !gkind || !gasset || !gmargin || !gslab || !av0 || !ae0 || !an0 ||
       !ann || !vert || !pres || !elem || !grad || !porig || !nrm || !node || !belem || !bbox ||
       !pm || !pn || !pk || !c->geom_name || !names || !c->fallback)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory for the contact stage");
@@ -114,7 +113,6 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
                     v3(gd->position[0], gd->position[1], gd->position[2]));
     gkind[g] = mh->geom[g].kind;
     gasset[g] = mh->geom[g].asset;
-    gE[g] = gd->hydroelastic_modulus;
     gmargin[g] = gd->margin;
     gslab[g] = gd->slab_thickness > 0 ? gd->slab_thickness : 1.0;
     c->geom_name[g] = names;
@@ -160,7 +158,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
     c->fallback[2 * p + 1] = mh->fallback[p].n;
   }
   h->geom_body = gbody, h->geom_X_BG = gX, h->geom_kind = gkind, h->geom_asset = gasset;
-  h->geom_E.data = gE, h->geom_E.wstride = 0;
+  h->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* read per world through the parameter */
   h->geom_margin = gmargin, h->geom_slab = gslab;
   h->asset_vert0 = av0, h->asset_elem0 = ae0, h->asset_node0 = an0, h->asset_nnode = ann;
   h->vert = vert, h->pressure = pres, h->elem = elem, h->grad = grad, h->porig = porig, h->normal = nrm;
@@ -198,7 +196,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   UP(pair_n, np, int);
   UP(pair_kind, np, int);
 #undef UP
-  d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: may become per world */
+  d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: set_param may reallocate it */
   if (st != ISO_OK) return st;
 
   /* per-world work buffers */

@@ -1,7 +1,7 @@
 /* Per-world parameters (world-stride fields). A parameter starts shared (wstride 0, one copy);
- * the first write that selects fewer than all worlds — or any write — expands it to one copy
- * per world, filled from the shared value, so unselected worlds keep what they had. The
- * expansion allocates, which is why it happens here and never inside a step. */
+ * the first write, whatever worlds it selects, expands it to one copy per world filled from the
+ * shared value, so unselected worlds keep what they had. The expansion allocates, which is why
+ * it happens here and never inside a step. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Per-world model parameters with a world stride.
  *
- * A field randomised per world (gravity, body mass, inertia; later friction, modulus,
- * dissipation) stores either one value shared by all worlds (wstride = 0) or one value per
+ * A field randomised per world (gravity, body mass, COM, inertia; contact friction, modulus,
+ * dissipation, stiffness, relaxation time) stores either one value shared by all worlds (wstride = 0) or one value per
  * world (wstride = values per world). Kernels read both the same way, so a shared value and a
  * randomised one take one code path (the MuJoCo Warp pattern). */
 #ifndef ISO_KERNELS_WORLD_FIELD_H

@@ -71,7 +71,9 @@ isoStatus iso_model_add_geometry(isoModel *model, const isoGeometryDef *def, int
  * never touch, nor do two geometries both attached to the world. */
 isoStatus iso_model_exclude_pair(isoModel *model, int geometry_a, int geometry_b);
 
+/* Number of geometries (0 for NULL). */
 int iso_model_geometry_count(const isoModel *model);
+/* The index of the geometry named `name`; ISO_ERR_NOT_FOUND names it when absent. */
 isoStatus iso_model_find_geometry(const isoModel *model, const char *name, int *id);
 /* A copy of geometry `id` as it was added (strings owned by the model). */
 isoStatus iso_model_get_geometry(const isoModel *model, int id, isoGeometryDef *out);

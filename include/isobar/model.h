@@ -65,8 +65,9 @@ isoStatus iso_model_validate(const isoModel *model);
  * Compiling twice is allowed and does nothing the second time. */
 isoStatus iso_model_compile(isoModel *model);
 
-/* Counts and lookups. */
+/* Number of bodies (0 for NULL). */
 int iso_model_body_count(const isoModel *model);
+/* 1 once iso_model_compile succeeded, else 0. */
 int iso_model_is_compiled(const isoModel *model);
 
 /* The index of the body named `name`; ISO_ERR_NOT_FOUND names it when absent. */

@@ -43,6 +43,7 @@ enum { ISO_SURFACE_POLYGON = 0, ISO_SURFACE_TRIANGLE = 1 };
 enum { ISO_CONTACT_CONVEX = 0, ISO_CONTACT_LAGGED = 1, ISO_CONTACT_SIMILAR = 2 };
 enum { ISO_SAP_ACCEPT = 0, ISO_SAP_FREEZE = 1 };
 
+/* Defaults as documented on each field. */
 isoSimDef iso_default_sim_def(void);
 
 /* A selection of worlds for get/set/reset calls. Values exchanged with a selection are packed
@@ -57,9 +58,13 @@ typedef struct isoWorlds {
 
 enum { ISO_WORLDS_ALL = 0, ISO_WORLDS_ONE = 1, ISO_WORLDS_LIST = 2, ISO_WORLDS_MASK = 3 };
 
+/* Every world. */
 isoWorlds iso_worlds_all(void);
+/* World `world` alone. */
 isoWorlds iso_worlds_one(int world);
+/* The `count` worlds listed (the array must outlive the call that uses the selection). */
 isoWorlds iso_worlds_list(const int *worlds, int count);
+/* The worlds whose byte in `mask` (one per world) is non-zero. */
 isoWorlds iso_worlds_mask(const unsigned char *mask);
 
 /* Create a sim of def->worlds worlds of a compiled model. Every world starts in the model's
@@ -74,6 +79,7 @@ void iso_sim_destroy(isoSim *sim);
 /* Advance every world that is not frozen by one time step. */
 isoStatus iso_sim_step(isoSim *sim);
 
+/* Worlds, bodies per world, and the time step (s) of a sim; 0 for NULL. */
 int iso_sim_world_count(const isoSim *sim);
 int iso_sim_body_count(const isoSim *sim);
 double iso_sim_time_step(const isoSim *sim);

@@ -61,6 +61,23 @@ static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) 
   return wf_at(f, world, g, width)[k];
 }
 
+/* The parameters two geometries share whatever the contact kind (reference §3, §4.2):
+ * approximation settings, combined friction and relaxation time, and vn0 for the pair's frame. */
+static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapCon *c,
+                                                      const real *v0) {
+  sapContactParams p = sap_contact_params_default();
+  p.model = M->model;
+  p.stiction_tolerance = M->stiction_tolerance;
+  p.beta = M->beta;
+  p.sigma = M->sigma;
+  p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
+  p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
+  real vc[3];
+  sap_con_apply(c, v0, vc);
+  p.vn0 = vc[2];
+  return p;
+}
+
 /* Build world w's constraints. faces: the world's compacted faces (hydroWork); hits: the
  * world's point hits (npoint). v0: current velocities (for vn0). Overflow of max_con sets the
  * world's bits and leaves it with no constraints. */
@@ -101,20 +118,11 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const hydroDev 
       c->geom_a = gm;
       c->geom_b = gn;
       c->area = area;
-      sapContactParams p = sap_contact_params_default();
-      p.model = M->model;
-      p.stiction_tolerance = M->stiction_tolerance;
-      p.beta = M->beta;
-      p.sigma = M->sigma;
+      sapContactParams p = sap_pair_params(M, w, gm, gn, c, v0);
       p.k = k, p.phi0 = phi0, p.fe0 = fe0;
       real EM = isinf(face->gM) ? (real)INFINITY : sap_mat(M->E, w, gm, 1, 0);
       real EN = isinf(face->gN) ? (real)INFINITY : sap_mat(M->E, w, gn, 1, 0);
       p.d = sap_combine_hydro_dissipation(EM, EN, sap_mat(M->d, w, gm, 1, 0), sap_mat(M->d, w, gn, 1, 0));
-      p.mu = sap_combine_friction(sap_mat(M->mu, w, gm, 2, 1), sap_mat(M->mu, w, gn, 2, 1));
-      p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, gm, 1, 0), sap_mat(M->tau, w, gn, 1, 0));
-      real vc[3];
-      sap_con_apply(c, v0, vc);
-      p.vn0 = vc[2];
       c->params = p;
     }
     n++;
@@ -135,19 +143,10 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const hydroDev 
       c->geom_a = ga;
       c->geom_b = gb;
       c->area = 0;
-      sapContactParams p = sap_contact_params_default();
-      p.model = M->model;
-      p.stiction_tolerance = M->stiction_tolerance;
-      p.beta = M->beta;
-      p.sigma = M->sigma;
+      sapContactParams p = sap_pair_params(M, w, ga, gb, c, v0);
       p.k = sap_combine_stiffness(kA, kB);
       sap_point_pair_config(h->depth, p.k, &p.phi0, &p.fe0);
       p.d = sap_combine_point_dissipation(kA, kB, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-      p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
-      p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
-      real vc[3];
-      sap_con_apply(c, v0, vc);
-      p.vn0 = vc[2];
       c->params = p;
     }
     n++;

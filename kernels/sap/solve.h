@@ -49,7 +49,7 @@ typedef struct sapStats {
   int done;            /* 1 once the world stopped iterating this step */
   int converged;       /* 1 when a stopping criterion was met */
   int cost_converged;  /* the cost criterion of the last iteration held (with α > 0.5) */
-  real cost, cost_prev;
+  real cost;           /* the SAP cost at the last check */
   real residual;       /* ‖D∇ℓ‖ / (ε_a + ε_r·max(‖Dp‖, ‖Djc‖)) at the last check: < 1 converged */
 } sapStats;
 
@@ -206,6 +206,28 @@ static inline ISO_HD void sap_mul_A(const real *A_world, int nbody, const real *
   }
 }
 
+/* ½(v − v*)ᵀA(v − v*), body by body. */
+static inline ISO_HD real sap_cost_A(const real *A_world, int nbody, const real *v, const real *vs) {
+  real c = 0;
+  for (int b = 0; b < nbody; ++b) {
+    real e[6];
+    for (int k = 0; k < 6; ++k) e[k] = v[6 * b + k] - vs[6 * b + k];
+    for (int i = 0; i < 6; ++i) {
+      real r = 0;
+      for (int k = 0; k < 6; ++k) r += A_world[36 * b + 6 * i + k] * e[k];
+      c += 0.5 * e[i] * r;
+    }
+  }
+  return c;
+}
+
+/* A finished world's slot in the batched factorisation: the identity, with a zero right-hand
+ * side, which factors trivially and leaves nothing to undo. */
+static inline ISO_HD void sap_identity_system(int nv, real *H, real *rhs) {
+  for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
+  for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
+}
+
 /* Once per step: Delassus estimates and per-constraint data; worlds without constraints are
  * done at once with v = v*. */
 static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
@@ -216,7 +238,7 @@ static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
   st->iterations = st->ls_iterations = 0;
   st->converged = 0;
   st->cost_converged = 0;
-  st->cost = st->cost_prev = 0;
+  st->cost = 0;
   st->residual = 0;
   st->done = 0;
   if (B->status[w] & ISO_WORLD_FROZEN) {
@@ -267,9 +289,7 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
   if (st->done) {
-    /* keep the batched factorisation trivial and harmless for finished worlds */
-    for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
-    for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
+    sap_identity_system(nv, H, rhs);
     return;
   }
   const real *v = B->v + (long)w * nv, *vs = B->vstar + (long)w * nv;
@@ -280,10 +300,10 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   const real *gam = B->gamma + 3L * B->max_con * w, *G = B->G + 9L * B->max_con * w;
   real lc = sap_eval_world(B, w, v);
   /* gradient = A(v − v*) − Jᵀγ, assembled into rhs as −gradient */
-  real jc_norm2 = 0;
+  real jc_norm;
   for (int i = 0; i < nv; ++i) rhs[i] = 0;
   for (int i = 0; i < n; ++i) sap_con_apply_t(con + i, gam + 3 * i, 1, rhs); /* rhs = Jᵀγ */
-  jc_norm2 = sap_norm_D(rhs, A, B->nbody);
+  jc_norm = sap_norm_D(rhs, A, B->nbody);
   for (int i = 0; i < nv; ++i) H[i] = v[i] - vs[i]; /* scratch */
   sap_mul_A(A, B->nbody, H, p);                      /* p = A(v − v*) */
   real cost = lc;
@@ -291,7 +311,7 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   for (int i = 0; i < nv; ++i) rhs[i] -= p[i]; /* −∇ℓ = Jᵀγ − A(v − v*) */
   sap_mul_A(A, B->nbody, v, p);                /* p = A·v for the scale */
   real pn = sap_norm_D(p, A, B->nbody), gn = sap_norm_D(rhs, A, B->nbody);
-  real scale = B->set.abs_tol + B->set.rel_tol * (pn > jc_norm2 ? pn : jc_norm2);
+  real scale = B->set.abs_tol + B->set.rel_tol * (pn > jc_norm ? pn : jc_norm);
   st->cost = cost;
   st->residual = gn / scale;
   if (gn <= scale || st->cost_converged) {
@@ -301,8 +321,7 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
     B->status[w] |= ISO_WORLD_NOT_CONVERGED | (B->set.freeze_on_failure ? ISO_WORLD_FROZEN : 0u);
   }
   if (st->done) {
-    for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
-    for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
+    sap_identity_system(nv, H, rhs);
     return;
   }
   /* H = A + Σ JᵀGJ */
@@ -356,17 +375,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   real *dvc = B->dvc + 3L * B->max_con * w;
   for (int i = 0; i < n; ++i) sap_con_apply(con + i, dv, dvc + 3 * i);
   sap_mul_A(A, B->nbody, dv, Adv);
-  real a0 = 0, a2 = 0, cA = 0;
-  for (int b = 0; b < B->nbody; ++b) {
-    real e[6], Ae[6];
-    for (int k = 0; k < 6; ++k) e[k] = v[6 * b + k] - vs[6 * b + k];
-    for (int i = 0; i < 6; ++i) {
-      real s = 0;
-      for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * e[k];
-      Ae[i] = s;
-    }
-    for (int k = 0; k < 6; ++k) cA += 0.5 * e[k] * Ae[k];
-  }
+  real a0 = 0, a2 = 0, cA = sap_cost_A(A, B->nbody, v, vs);
   for (int i = 0; i < nv; ++i) {
     a0 += Adv[i] * (v[i] - vs[i]);
     a2 += dv[i] * Adv[i];
@@ -431,22 +440,9 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   /* the cost criterion for the next check (§5.2 step 1) */
   real d1, d2;
   real lnew = sap_line_eval(B, w, v, 0, 0, 0, 0, &d1, &d2);
-  real e2 = 0;
-  {
-    real *tmp = Adv;
-    for (int i = 0; i < nv; ++i) tmp[i] = v[i] - vs[i];
-    real Ae[6];
-    for (int b = 0; b < B->nbody; ++b)
-      for (int i = 0; i < 6; ++i) {
-        real s = 0;
-        for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * tmp[6 * b + k];
-        Ae[i] = s;
-        e2 += 0.5 * tmp[6 * b + i] * Ae[i];
-      }
-  }
+  real e2 = sap_cost_A(A, B->nbody, v, vs);
   lnew += e2;
   real lprev = st->cost;
-  st->cost_prev = lprev;
   st->cost_converged = fabs(lnew - lprev) < B->set.cost_abs_tol + B->set.cost_rel_tol * 0.5 * (fabs(lnew) + fabs(lprev)) &&
                        alpha > (real)0.5;
 }
