@@ -21,7 +21,7 @@ for rep in $(seq 1 "$reps"); do
   for n in "${counts[@]}"; do
     # about 2e7 world-steps per run (at least 200 steps), so each run lasts ~1 s at the target
     steps=$(( 20000000 / n )); (( steps < 200 )) && steps=200; (( steps > 200000 )) && steps=200000
-    line=$("$build/isobar" bench --worlds "$n" --steps "$steps" --threads "$threads" --backend cpu --quiet | tail -n 1)
+    line=$("$build/isobar" bench --scene free --worlds "$n" --steps "$steps" --threads "$threads" --backend cpu --quiet | tail -n 1)
     python3 - "$line" "$n" "$threads" "$steps" "$rep" >>"$csv" <<'PY'
 import json, sys
 d = json.loads(sys.argv[1])

@@ -434,7 +434,7 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
 static isoStatus read_world(sdfParser *P, const sceneFile *f, xmlNode *n) {
   static const char *const elems[] = {"gravity", "physics", "model", "include", "frame", NULL};
   static const char *const attrs[] = {"name", NULL};
-  static const char *const pe[] = {"max_step_size", NULL}, *const pa[] = {"name", "default", NULL};
+  static const char *const pe[] = {"max_step_size", NULL}, *const pa[] = {"name", "default", "type", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;

@@ -128,12 +128,15 @@ Test(cli_run, every_example_runs_strictly) {
       if (!(len > 4 && (strcmp(e->d_name + len - 4, ".sdf") == 0 || (len > 5 && strcmp(e->d_name + len - 5, ".urdf") == 0))))
         continue;
       char args[2048], *out, *err;
-      snprintf(args, sizeof args, "\"%s/%s\" --steps 5 --worlds 2 --backend cpu --strict --quiet", dirs[d], e->d_name);
+      /* the coin's surface has ~380 polygons: every example gets room for it */
+      snprintf(args, sizeof args, "\"%s/%s\" --steps 5 --worlds 2 --backend cpu --strict --quiet --max-contacts 512",
+               dirs[d], e->d_name);
       int rc = run(args, &out, &err);
       cr_assert_eq(rc, 0, "%s: %s", e->d_name, err);
       cr_assert_eq(err[0], '\0', "--quiet: nothing on stderr, got '%s'", err);
       cr_assert(strchr(out, '\n') == strrchr(out, '\n'), "--quiet: one line on stdout, got '%s'", out);
       has(out, "\"steps\": 5");
+      has(out, "\"faulted_worlds\": 0");
       free(out);
       free(err);
       ++n;
@@ -245,4 +248,16 @@ Test(cli_run, bad_input_fails_naming_the_file) {
     free(out);
     free(err);
   }
+}
+
+Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --initial-velocity coin=0.5,0,0,0,0,40",
+           src("examples/coin_slide_spin.sdf"));
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  has(out, "\"faulted_worlds\": 1");
+  has(err, "world 0 frozen: list overflow");
+  has(err, "rerun with --max-contacts");
+  free(out);
+  free(err);
 }

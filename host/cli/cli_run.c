@@ -14,7 +14,8 @@ static void run_usage(FILE *f) {
   fprintf(f,
           "usage: isobar run SCENE [--worlds N] [--steps S] [--dt DT] [--backend cpu|cuda|auto]\n"
           "                  [--threads T] [--strict] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]...\n"
-          "                  [--record FILE.csv] [--surfaces FILE.vtk] [--quiet]\n"
+          "                  [--record FILE.csv] [--surfaces FILE.vtk] [--max-contacts N]\n"
+          "                  [--max-candidates N] [--quiet]\n"
           "\n"
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
           "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
@@ -34,7 +35,12 @@ static void run_usage(FILE *f) {
           "  --record FILE  write every world's bodies at every step, step 0 included, as CSV:\n"
           "                 step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
           "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
-          "  --quiet        print only errors and the JSON line\n");
+          "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n"
+          "  --max-candidates N  per-world capacity of candidate element pairs (default 2048)\n"
+          "  --quiet        print only errors and the JSON line\n"
+          "\n"
+          "A world whose lists outgrow a capacity is frozen; the run says so on stderr with the\n"
+          "capacity it needed, and the JSON line counts it in faulted_worlds.\n");
 }
 
 static int fail(const char *what, isoStatus st) {
@@ -104,6 +110,30 @@ static int write_surfaces(const char *path, isoSim *sim) {
   return 0;
 }
 
+/* On stderr: which worlds froze, why, and for an overflow the capacity that was needed. */
+static void explain_faults(const isoSim *sim, const uint32_t *status, long long worlds) {
+  int shown = 0, frozen = 0;
+  for (long long w = 0; w < worlds; ++w) {
+    if (!(status[w] & ISO_WORLD_FROZEN)) continue;
+    if (++frozen > 3) continue;
+    uint32_t b = status[w];
+    fprintf(stderr, "isobar run: world %lld frozen:%s%s%s%s%s\n", w, (b & ISO_WORLD_NONFINITE) ? " non-finite state" : "",
+            (b & ISO_WORLD_NOT_SPD) ? " Hessian not positive definite" : "",
+            (b & ISO_WORLD_OVERFLOW) ? " list overflow" : "", (b & ISO_WORLD_NOT_CONVERGED) ? " solver not converged" : "",
+            (b & ISO_WORLD_LINE_SEARCH) ? " line search failed" : "");
+    int nc = 0, nf = 0, ncon = 0;
+    if ((b & ISO_WORLD_OVERFLOW) && iso_sim_get_overflow(sim, (int)w, &nc, &nf, &ncon) == ISO_OK) {
+      if (nc) fprintf(stderr, "  needed %d candidate pairs: rerun with --max-candidates %d\n", nc, nc);
+      if (nf || ncon) {
+        int need = nf > ncon ? nf : ncon;
+        fprintf(stderr, "  needed %d contacts: rerun with --max-contacts %d\n", need, need);
+      }
+    }
+    shown++;
+  }
+  if (frozen > shown) fprintf(stderr, "isobar run: %d more worlds frozen\n", frozen - shown);
+}
+
 /* Contact faces and point contacts over all worlds at the last step. */
 static void contact_totals(const isoSim *sim, long long *faces, long long *points) {
   *faces = *points = 0;
@@ -139,7 +169,7 @@ static void json_string(FILE *f, const char *s) {
 
 typedef struct runArgs {
   const char *scene, *record, *surfaces;
-  long long worlds, steps, threads;
+  long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
   int strict, quiet;
   isoBackendKind backend;
@@ -190,6 +220,12 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       }
       if (o[2] == 'r') a->record = val;
       else a->surfaces = val;
+      ++i;
+    } else if (strcmp(o, "--max-contacts") == 0) {
+      if (!cli_parse_int(o, val, 1, 1 << 20, &a->max_contacts)) return 2;
+      ++i;
+    } else if (strcmp(o, "--max-candidates") == 0) {
+      if (!cli_parse_int(o, val, 1, 1 << 24, &a->max_candidates)) return 2;
       ++i;
     } else if (strcmp(o, "--strict") == 0) {
       a->strict = 1;
@@ -253,6 +289,8 @@ static int run(const runArgs *a) {
   sd.worlds = (int)a->worlds;
   sd.backend = a->backend;
   sd.threads = (int)a->threads;
+  if (a->max_contacts > 0) sd.max_contacts = (int)a->max_contacts;
+  if (a->max_candidates > 0) sd.max_candidates = (int)a->max_candidates;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) {
     rc = fail("creating the sim", st);
     goto done;
@@ -315,7 +353,8 @@ static int run(const runArgs *a) {
     rc = fail("reading the status", ISO_ERR_NOMEM);
     goto done;
   }
-  for (long long w = 0; w < a->worlds; ++w) faulted += status[w] != 0;
+  for (long long w = 0; w < a->worlds; ++w) faulted += (status[w] & ISO_WORLD_FROZEN) != 0;
+  explain_faults(sim, status, a->worlds);
   free(status);
   if (!a->quiet) print_state(model, sim);
   double wsps = wall > 0 ? (double)a->worlds * (double)a->steps / wall : 0;
