@@ -26,6 +26,7 @@ typedef struct config {
   double hint;
   int worlds;
   int max_cand; /* per-world candidate capacity: the stage's memory is worlds × this × ~420 B */
+  int max_face; /* per-world face (and constraint) capacity */
 } config;
 
 static isoGeometryDef geom(const char *name, int body, isoShape shape, double s0, double s1, double s2,
@@ -82,7 +83,7 @@ static isoSim *build(const config *c, int threads) {
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
   sd.max_candidates = c->max_cand;
-  sd.max_contacts = 4096;
+  sd.max_contacts = c->max_face;
   isoSim *s = NULL;
   check(iso_sim_create(m, &sd, &s), "sim");
   iso_model_destroy(m);
@@ -116,12 +117,12 @@ static int cmp(const void *a, const void *b) {
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 2, reps = argc > 2 ? atoi(argv[2]) : 5;
   const config cfg[] = {
-      {"sphere–halfspace", 0.04, 256, 128},   {"sphere–halfspace", 0.04, 4096, 128},
-      {"sphere–halfspace", 0.02, 4096, 512},  {"sphere–halfspace", 0.01, 1024, 2048},
-      {"box–halfspace", 1, 256, 64},          {"box–halfspace", 1, 4096, 64},
-      {"box–halfspace", 1, 16384, 64},        {"sphere–sphere", 0.04, 256, 4096},
-      {"sphere–sphere", 0.02, 64, 32768},     {"box–box", 1, 256, 2048},
-      {"box–box", 1, 1024, 2048},
+      {"sphere–halfspace", 0.04, 256, 128, 64},    {"sphere–halfspace", 0.04, 4096, 128, 64},
+      {"sphere–halfspace", 0.02, 4096, 512, 128},  {"sphere–halfspace", 0.01, 1024, 2048, 512},
+      {"box–halfspace", 1, 256, 64, 32},           {"box–halfspace", 1, 4096, 64, 32},
+      {"box–halfspace", 1, 16384, 64, 32},         {"sphere–sphere", 0.04, 256, 4096, 256},
+      {"sphere–sphere", 0.02, 64, 32768, 512},     {"box–box", 1, 256, 2048, 256},
+      {"box–box", 1, 1024, 2048, 256},
   };
   const int nc = (int)(sizeof cfg / sizeof cfg[0]);
   double *rate = calloc((size_t)nc * reps, sizeof(double));

@@ -29,4 +29,5 @@ print(f"{sys.argv[2]},{sys.argv[3]},{sys.argv[4]},{sys.argv[5]},{d['wall_s']},{d
 PY
   done
 done
-python3 bench/plot_throughput.py "$csv" bench/throughput.png
+PY=python3; python3 -c "import matplotlib" 2>/dev/null || PY=/usr/bin/python3
+"$PY" bench/plot_throughput.py "$csv" bench/throughput.png
