@@ -1,4 +1,8 @@
+#define _DEFAULT_SOURCE /* P_tmpdir */
 #include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "isobar/backend.h"
 
@@ -17,4 +21,11 @@ int test_cuda_device(char *why, int why_len) {
   int n = 0;
   if (iso_cuda_probe(&n, why, why_len) != ISO_OK) return 0;
   return n > 0;
+}
+
+char *test_tmp_template(char *buf, int len, const char *stem) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !dir[0]) dir = P_tmpdir;
+  snprintf(buf, (size_t)len, "%s/%sXXXXXX", dir, stem);
+  return buf;
 }

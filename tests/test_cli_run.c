@@ -10,11 +10,12 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "support.h"
 
 static char tmpdir[256];
 
 static void make_tmpdir(void) {
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/isobar_cli_XXXXXX");
+  test_tmp_template(tmpdir, sizeof tmpdir, "isobar_cli_");
   cr_assert(mkdtemp(tmpdir) != NULL);
 }
 

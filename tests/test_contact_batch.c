@@ -200,7 +200,8 @@ Test(contact_batch, vtk_output_reads_back) {
   isoModel *m = model();
   isoSim *s = sim(m, 2, 1, 1 << 14, ISO_SURFACE_POLYGON);
   place_all(s, 0);
-  char path[] = "/tmp/iso_surfXXXXXX";
+  char path[512];
+  test_tmp_template(path, sizeof path, "iso_surf");
   int fd = mkstemp(path);
   cr_assert_geq(fd, 0);
   close(fd);
@@ -236,11 +237,12 @@ Test(contact_batch, vtk_output_reads_back) {
   cr_assert_eq(nread, n);
   cr_assert_eq(iso_sim_write_contact_vtk(s, 5, path), ISO_ERR_INVALID);
   cr_assert_eq(iso_sim_write_contact_vtk(s, 0, "/nonexistent/dir/x.vtk"), ISO_ERR_IO);
-  char prefix[] = "/tmp/iso_meshXXXXXX";
+  char prefix[512];
+  test_tmp_template(prefix, sizeof prefix, "iso_mesh");
   fd = mkstemp(prefix);
   close(fd);
   cr_assert_eq(iso_sim_write_meshes_vtk(s, 0, prefix), ISO_OK, "%s", iso_last_error());
-  char one[300];
+  char one[600];
   snprintf(one, sizeof one, "%s_ball1.vtk", prefix);
   cr_assert_eq(access(one, R_OK), 0, "posed mesh %s written", one);
   remove(one);

@@ -176,7 +176,8 @@ Test(mesh_obj, bad_files_name_file_and_line) {
 }
 
 Test(mesh_obj, relative_index_before_enough_vertices) {
-  char path[] = "/tmp/iso_objXXXXXX";
+  char path[512];
+  test_tmp_template(path, sizeof path, "iso_obj");
   int fd = mkstemp(path);
   cr_assert(fd >= 0);
   FILE *f = fdopen(fd, "w");
@@ -278,7 +279,8 @@ Test(mesh_vtk, bad_files_name_file_and_line) {
 
 /* Files written on the fly for the cases a fixed file cannot pin down cheaply. */
 static isoStatus read_text(const char *text, tetMesh *m) {
-  char path[] = "/tmp/iso_vtkXXXXXX";
+  char path[512];
+  test_tmp_template(path, sizeof path, "iso_vtk");
   int fd = mkstemp(path);
   cr_assert(fd >= 0);
   FILE *f = fdopen(fd, "w");

@@ -132,7 +132,8 @@ Test(record_csv, recorder_writes_every_world_body_and_step) {
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(iso_scene_tumbling_init(s), ISO_OK);
-  char path[] = "/tmp/isobar_record_XXXXXX";
+  char path[512];
+  test_tmp_template(path, sizeof path, "isobar_record_");
   int fd = mkstemp(path);
   cr_assert(fd >= 0);
   close(fd);

@@ -13,7 +13,7 @@
 #include "support.h"
 
 static void temp_path(char *path) {
-  strcpy(path, "/tmp/iso_vtkwXXXXXX");
+  test_tmp_template(path, 512, "iso_vtkw");
   int fd = mkstemp(path);
   cr_assert(fd >= 0, "mkstemp failed");
   close(fd);
@@ -87,7 +87,7 @@ Test(vtk_write, polygons_round_trip_exactly) {
   for (int i = 0; i < NP; ++i) pres[i] = awkward(&r, 2 * i + 1);
   const int start[NP + 1] = {0, 3, 7, 12};
   const int pv[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
-  char path[64];
+  char path[512];
   temp_path(path);
   cr_assert_eq(vtk_write_polygons(path, vert, NV, start, pv, NP, pres), ISO_OK, "%s", iso_last_error());
 
@@ -118,7 +118,7 @@ Test(vtk_write, polygons_round_trip_exactly) {
 }
 
 Test(vtk_write, polygons_without_pressure_and_empty) {
-  char path[64];
+  char path[512];
   temp_path(path);
   const double vert[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
   const int start[2] = {0, 3}, pv[3] = {0, 1, 2};
@@ -168,7 +168,7 @@ static void small_mesh(tetMesh *m, int with_pressure) {
 Test(vtk_write, tets_round_trip_through_both_readers) {
   tetMesh m, back;
   small_mesh(&m, 1);
-  char path[64];
+  char path[512];
   temp_path(path);
   cr_assert_eq(vtk_write_tets(path, &m), ISO_OK, "%s", iso_last_error());
 
@@ -213,7 +213,7 @@ Test(vtk_write, tets_round_trip_through_both_readers) {
 Test(vtk_write, tets_without_pressure_have_no_point_data) {
   tetMesh m;
   small_mesh(&m, 0);
-  char path[64];
+  char path[512];
   temp_path(path);
   cr_assert_eq(vtk_write_tets(path, &m), ISO_OK, "%s", iso_last_error());
   FILE *f = fopen(path, "r");
@@ -234,7 +234,7 @@ Test(vtk_write, errors) {
   cr_assert_eq(vtk_write_polygons(nowhere, vert, 3, start, pv, 1, NULL), ISO_ERR_IO);
   cr_assert_not_null(strstr(iso_last_error(), nowhere), "%s", iso_last_error());
   cr_assert_not_null(strstr(iso_last_error(), "No such file"), "%s", iso_last_error());
-  char path[64];
+  char path[512];
   temp_path(path);
   cr_assert_eq(vtk_write_polygons(path, vert, 3, start, bad_pv, 1, NULL), ISO_ERR_INVALID);
   cr_assert_not_null(strstr(iso_last_error(), "index 3"), "%s", iso_last_error());
