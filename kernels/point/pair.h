@@ -62,7 +62,7 @@
 #include "kernels/math/transform.h"
 #include "kernels/math/vec3.h"
 #include "kernels/point/distance.h"
-#include "kernels/point/gjk.h"
+#include "kernels/point/epa.h"
 #include "kernels/point/shape.h"
 
 /* FCL's halfspaceIntersectTolerance<double>(). */
