@@ -39,6 +39,15 @@ isoStatus tri_mesh_alloc(triMesh *m, int nvert, int ntri);
 /* Recompute every triangle's unit normal; fails naming a zero-area triangle. */
 isoStatus tri_mesh_normals(triMesh *m, const char *what);
 
+/* The splitting helpers of Drake's meshing_utilities (reference/mesh_recipes.md §0), shared by
+ * the cylinder and capsule meshers. Each writes its tets at t and returns the next free slot.
+ * mesh_put_tet: one tet (a, b, c, d). mesh_prism: the prism v0v1v2 ; v3v4v5 (v0↔v3, v1↔v4,
+ * v2↔v5) as (v3,v4,v0,v5), (v4,v1,v0,v5), (v1,v2,v0,v5). mesh_pyramid: the quad v0v1v2v3 with
+ * apex v4 as (v3,v4,v0,v2), (v4,v1,v0,v2). */
+void mesh_put_tet(int *t, int a, int b, int c, int d);
+int *mesh_prism(int *t, int v0, int v1, int v2, int v3, int v4, int v5);
+int *mesh_pyramid(int *t, int v0, int v1, int v2, int v3, int v4);
+
 /* ---- compliant primitive meshes (host/mesh_<shape>.c), reference/mesh_recipes.md ----------
  * Dimensions are those handed to the mesher, i.e. already inflated by the margin. */
 isoStatus mesh_sphere_tets(double radius, double hint, tetMesh *out);            /* single interior vertex */

@@ -16,28 +16,6 @@
 
 #define PI 3.14159265358979323846
 
-static void put(int *t, int a, int b, int c, int d) {
-  t[0] = a;
-  t[1] = b;
-  t[2] = c;
-  t[3] = d;
-}
-
-/* PRISM(v0,v1,v2 ; v3,v4,v5) → (v3,v4,v0,v5), (v4,v1,v0,v5), (v1,v2,v0,v5) (§0). */
-static int *prism(int *t, int v0, int v1, int v2, int v3, int v4, int v5) {
-  put(t, v3, v4, v0, v5);
-  put(t + 4, v4, v1, v0, v5);
-  put(t + 8, v1, v2, v0, v5);
-  return t + 12;
-}
-
-/* PYRAMID(v0,v1,v2,v3 ; apex v4) → (v3,v4,v0,v2), (v4,v1,v0,v2) (§0). */
-static int *pyramid(int *t, int v0, int v1, int v2, int v3, int v4) {
-  put(t, v3, v4, v0, v2);
-  put(t + 4, v4, v1, v0, v2);
-  return t + 8;
-}
-
 isoStatus mesh_capsule_tets(double radius, double length, double hint, tetMesh *out) {
   CHECK_NULL(out, "mesh_capsule_tets");
   memset(out, 0, sizeof *out);
@@ -80,14 +58,14 @@ isoStatus mesh_capsule_tets(double radius, double length, double hint, tetMesh *
   for (int i = 0; i + 1 < k; ++i)
     for (int j = 0; j < n; ++j) {
       int j1 = (j + 1) % n;
-      T = pyramid(T, TV(i + 1, j), TV(i + 1, j1), TV(i, j1), TV(i, j), M1);
-      T = pyramid(T, BV(i, j), BV(i, j1), BV(i + 1, j1), BV(i + 1, j), M0);
+      T = mesh_pyramid(T, TV(i + 1, j), TV(i + 1, j1), TV(i, j1), TV(i, j), M1);
+      T = mesh_pyramid(T, BV(i, j), BV(i, j1), BV(i + 1, j1), BV(i + 1, j), M0);
     }
   for (int j = 0; j < n; ++j) {
     int j1 = (j + 1) % n;
-    put(T, PT, TV(k - 1, j1), TV(k - 1, j), M1);
-    put(T + 4, PB, BV(k - 1, j), BV(k - 1, j1), M0);
-    T = prism(T + 8, M0, BV(0, j), BV(0, j1), M1, TV(0, j), TV(0, j1));
+    mesh_put_tet(T, PT, TV(k - 1, j1), TV(k - 1, j), M1);
+    mesh_put_tet(T + 4, PB, BV(k - 1, j), BV(k - 1, j1), M0);
+    T = mesh_prism(T + 8, M0, BV(0, j), BV(0, j1), M1, TV(0, j), TV(0, j1));
   }
 #undef TV
 #undef BV

@@ -343,3 +343,23 @@ fail:
   tri_mesh_free(out);
   return st;
 }
+
+void mesh_put_tet(int *t, int a, int b, int c, int d) {
+  t[0] = a;
+  t[1] = b;
+  t[2] = c;
+  t[3] = d;
+}
+
+int *mesh_prism(int *t, int v0, int v1, int v2, int v3, int v4, int v5) {
+  mesh_put_tet(t, v3, v4, v0, v5);
+  mesh_put_tet(t + 4, v4, v1, v0, v5);
+  mesh_put_tet(t + 8, v1, v2, v0, v5);
+  return t + 12;
+}
+
+int *mesh_pyramid(int *t, int v0, int v1, int v2, int v3, int v4) {
+  mesh_put_tet(t, v3, v4, v0, v2);
+  mesh_put_tet(t + 4, v4, v1, v0, v2);
+  return t + 8;
+}

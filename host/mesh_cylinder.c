@@ -23,28 +23,6 @@
  * not a mesh anyone can afford per geometry: refuse it instead of exhausting memory. */
 #define MAX_RIM 1000000
 
-static void put(int *t, int a, int b, int c, int d) {
-  t[0] = a;
-  t[1] = b;
-  t[2] = c;
-  t[3] = d;
-}
-
-/* PRISM(v0,v1,v2 ; v3,v4,v5) → (v3,v4,v0,v5), (v4,v1,v0,v5), (v1,v2,v0,v5) (§0). */
-static int *prism(int *t, int v0, int v1, int v2, int v3, int v4, int v5) {
-  put(t, v3, v4, v0, v5);
-  put(t + 4, v4, v1, v0, v5);
-  put(t + 8, v1, v2, v0, v5);
-  return t + 12;
-}
-
-/* PYRAMID(v0,v1,v2,v3 ; apex v4) → (v3,v4,v0,v2), (v4,v1,v0,v2) (§0). */
-static int *pyramid(int *t, int v0, int v1, int v2, int v3, int v4) {
-  put(t, v3, v4, v0, v2);
-  put(t + 4, v4, v1, v0, v2);
-  return t + 8;
-}
-
 enum { LONG, MEDIUM, SHORT };
 
 isoStatus mesh_cylinder_tets(double radius, double length, double hint, tetMesh *out) {
@@ -99,18 +77,18 @@ isoStatus mesh_cylinder_tets(double radius, double length, double hint, tetMesh 
     int i = j == 0 ? n - 1 : j - 1;
     int bi = 2 + 2 * i, bj = 2 + 2 * j, ti = bi + 1, tj = bj + 1;
     if (cls == LONG) {
-      put(T, bc, bi, bj, m0);
-      put(T + 4, tc, tj, ti, m1);
-      T = prism(T + 8, m0, bi, bj, m1, ti, tj);
+      mesh_put_tet(T, bc, bi, bj, m0);
+      mesh_put_tet(T + 4, tc, tj, ti, m1);
+      T = mesh_prism(T + 8, m0, bi, bj, m1, ti, tj);
     } else if (cls == MEDIUM) {
-      put(T, bc, bi, bj, m0);
-      put(T + 4, tc, tj, ti, m0);
-      T = pyramid(T + 8, ti, tj, bj, bi, m0);
+      mesh_put_tet(T, bc, bi, bj, m0);
+      mesh_put_tet(T + 4, tc, tj, ti, m0);
+      T = mesh_pyramid(T + 8, ti, tj, bj, bi, m0);
     } else {
       int c = m0, mi = 2 * n + 3 + i, mj = 2 * n + 3 + j;
-      T = prism(T, bc, bi, bj, c, mi, mj); /* bottom frustum */
-      T = prism(T, c, mi, mj, tc, ti, tj); /* top frustum */
-      T = prism(T, bi, mi, ti, bj, mj, tj); /* outer ring */
+      T = mesh_prism(T, bc, bi, bj, c, mi, mj); /* bottom frustum */
+      T = mesh_prism(T, c, mi, mj, tc, ti, tj); /* top frustum */
+      T = mesh_prism(T, bi, mi, ti, bj, mj, tj); /* outer ring */
     }
   }
   return ISO_OK;
