@@ -1,8 +1,10 @@
 #define _DEFAULT_SOURCE /* P_tmpdir */
 #include "support.h"
 
+#include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "isobar/backend.h"
 
@@ -28,4 +30,31 @@ char *test_tmp_template(char *buf, int len, const char *stem) {
   if (!dir || !dir[0]) dir = P_tmpdir;
   snprintf(buf, (size_t)len, "%s/%sXXXXXX", dir, stem);
   return buf;
+}
+
+const char *test_source_path(const char *rel) {
+  static char buf[8][1024];
+  static int next;
+  const char *src = getenv("ISO_SOURCE_DIR");
+  if (!src) cr_skip_test("ISO_SOURCE_DIR is unset: run the tests through ctest");
+  char *b = buf[next++ & 7];
+  snprintf(b, sizeof buf[0], "%s/%s", src, rel);
+  return b;
+}
+
+int test_line_of(const char *path, const char *needle) {
+  FILE *f = fopen(path, "r");
+  cr_assert(f != NULL, "cannot open %s", path);
+  char line[4096];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    ++n;
+    if (strstr(line, needle)) {
+      fclose(f);
+      return n;
+    }
+  }
+  fclose(f);
+  cr_assert_fail("'%s' is not in %s", needle, path);
+  return -1;
 }

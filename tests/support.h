@@ -13,6 +13,13 @@ double test_rng_uniform(test_rng *r, double lo, double hi); /* [lo, hi) */
  * directory); returns buf. */
 char *test_tmp_template(char *buf, int len, const char *stem);
 
+/* ISO_SOURCE_DIR/rel (ctest sets ISO_SOURCE_DIR; the test is skipped when it is unset). The
+ * result lives in one of 8 rotating buffers. */
+const char *test_source_path(const char *rel);
+
+/* The 1-based number of the first line of `path` holding `needle` (the test fails if none). */
+int test_line_of(const char *path, const char *needle);
+
 /* 1 when a CUDA device is usable; otherwise 0 and a reason for the skip message. */
 int test_cuda_device(char *why, int why_len);
 

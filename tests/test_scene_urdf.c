@@ -9,39 +9,17 @@
 
 #include "isobar/isobar.h"
 #include "isobar/scene.h"
+#include "support.h"
 
-static const char *src_path(const char *rel) {
-  static char buf[8][1024];
-  static int next;
-  const char *src = getenv("ISO_SOURCE_DIR");
-  if (!src) cr_skip_test("ISO_SOURCE_DIR is unset: run the tests through ctest");
-  char *b = buf[next++ & 7];
-  snprintf(b, sizeof buf[0], "%s/%s", src, rel);
-  return b;
-}
+static const char *src_path(const char *rel) { return test_source_path(rel); }
 
 static const char *scene(const char *name) {
   char rel[256];
   snprintf(rel, sizeof rel, "tests/data/scenes/%s", name);
-  return src_path(rel);
+  return test_source_path(rel);
 }
 
-static int line_of(const char *path, const char *needle) {
-  FILE *f = fopen(path, "r");
-  cr_assert(f != NULL, "cannot open %s", path);
-  char line[4096];
-  int n = 0;
-  while (fgets(line, sizeof line, f)) {
-    ++n;
-    if (strstr(line, needle)) {
-      fclose(f);
-      return n;
-    }
-  }
-  fclose(f);
-  cr_assert_fail("'%s' is not in %s", needle, path);
-  return -1;
-}
+static int line_of(const char *path, const char *needle) { return test_line_of(path, needle); }
 
 static isoModel *load(const char *path, int strict, isoLoadReport **report) {
   isoLoadOptions o = iso_default_load_options();
