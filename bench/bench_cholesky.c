@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "host/backend.h"
-#include "host/linalg.h"
+#include "host/backend/backend.h"
+#include "host/backend/linalg.h"
 
 enum { REPS = 5, DISTINCT = 16 };
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "host/sap_internal.h"
-#include "host/sim_internal.h"
+#include "host/step/sap_internal.h"
+#include "host/sim/sim_internal.h"
 #include "isobar/isobar.h"
 
 static double now(void) {

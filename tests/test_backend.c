@@ -1,9 +1,9 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "host/backend.h"
+#include "host/backend/backend.h"
 #include "isobar/backend.h"
-#include "support.h"
+#include "support/support.h"
 
 Test(backend, parse_names) {
   isoBackendKind k;

@@ -1,4 +1,4 @@
-/* Bounding-volume hierarchies (host/bvh.h, kernels/collide/bvh.h) and box tests
+/* Bounding-volume hierarchies (host/assets/bvh.h, kernels/collide/bvh.h) and box tests
  * (kernels/collide/box.h), against brute force on random soups of boxes, tets and triangles.
  *
  * Tolerances. The box tests are exact SAT arithmetic plus padding of ~1e-14 and an |R| epsilon
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/bvh.h"
+#include "host/assets/bvh.h"
 #include "kernels/collide/box.h"
 #include "kernels/collide/bvh.h"
 #include "kernels/math/transform.h"
-#include "support.h"
+#include "support/support.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/backend.h"
-#include "host/linalg.h"
+#include "host/backend/backend.h"
+#include "host/backend/linalg.h"
 #include "isobar/world_status.h"
-#include "support.h"
+#include "support/support.h"
 
 /* ---- building test matrices ----------------------------------------------------------------- */
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "support.h"
+#include "support/support.h"
 
 static char tmpdir[256];
 

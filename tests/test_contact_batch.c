@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "isobar/isobar.h"
-#include "support.h"
+#include "support/support.h"
 
 /* Two compliant balls and a rigid box over a rigid ground, in each world placed by a seeded
  * generator from the world index. */

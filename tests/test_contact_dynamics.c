@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/sap_internal.h"
-#include "host/sim_internal.h"
+#include "host/step/sap_internal.h"
+#include "host/sim/sim_internal.h"
 #include "isobar/isobar.h"
-#include "scene_builders.h"
-#include "support.h"
+#include "support/scene_builders.h"
+#include "support/support.h"
 
 static const double G = 9.81;
 

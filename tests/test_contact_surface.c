@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "isobar/isobar.h"
-#include "support.h"
+#include "support/support.h"
 
 #define PI 3.14159265358979323846
 

@@ -11,7 +11,7 @@
 #include "kernels/hydro/clip.h"
 #include "kernels/hydro/polygon.h"
 #include "kernels/hydro/slice.h"
-#include "support.h"
+#include "support/support.h"
 
 #define PI 3.14159265358979323846
 

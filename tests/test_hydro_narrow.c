@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "kernels/hydro/narrow.h"
-#include "support.h"
+#include "support/support.h"
 
 #define PI 3.14159265358979323846
 

@@ -1,4 +1,4 @@
-/* List primitives (host/list.h) against simple reference loops on random inputs, for many sizes
+/* List primitives (host/backend/list.h) against simple reference loops on random inputs, for many sizes
  * (below, at and above the CPU's chunk size, so one and several chunks both run) and 1, 2 and 3
  * threads. Everything is integer, so every comparison is exact. */
 #include <criterion/criterion.h>
@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/backend.h"
-#include "host/list.h"
-#include "support.h"
+#include "host/backend/backend.h"
+#include "host/backend/list.h"
+#include "support/support.h"
 
 static const int sizes[] = {0, 1, 2, 7, 255, 1000, 8191, 8192, 16385, 30001, 100003};
 enum { NSIZES = sizeof sizes / sizeof sizes[0], NMAX = 100003 };

@@ -11,7 +11,7 @@
 #include "kernels/math/spatial.h"
 #include "kernels/math/transform.h"
 #include "kernels/math/vec3.h"
-#include "support.h"
+#include "support/support.h"
 
 #define EPS ISO_REAL_EPS
 #define PI 3.14159265358979323846

@@ -1,5 +1,5 @@
-/* Pressure fields on the compliant primitive meshes (host/mesh_field.c) and the per-tet
- * gradients of host/mesh_core.c (reference/drake_algorithms.md §1, mesh_recipes.md §1.7, §2–§4):
+/* Pressure fields on the compliant primitive meshes (host/assets/mesh_field.c) and the per-tet
+ * gradients of host/assets/mesh_core.c (reference/drake_algorithms.md §1, mesh_recipes.md §1.7, §2–§4):
  * vertex values (E on the medial axis, 0 on the original surface, −E·δ/depth on the inflated
  * boundary), the box field being exactly linear per tet, gradients pointing inward, the
  * origin value reproducing the vertex values, and element validation naming the bad tet. */
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/mesh.h"
+#include "host/assets/mesh.h"
 #include "isobar/status.h"
-#include "support.h"
+#include "support/support.h"
 
 #define E_MOD 1e6 /* a typical hydroelastic modulus, Pa */
 

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/mesh.h"
+#include "host/assets/mesh.h"
 #include "isobar/status.h"
-#include "support.h"
+#include "support/support.h"
 
 static double vol6(const double a[3], const double b[3], const double c[3], const double d[3]) {
   double u[3], v[3], w[3];

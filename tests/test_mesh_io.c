@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/mesh.h"
+#include "host/assets/mesh.h"
 #include "isobar/status.h"
-#include "support.h"
+#include "support/support.h"
 
 /* Path of a test data file; ctest sets ISO_SOURCE_DIR to the repository root. */
 static const char *data(const char *name) {

@@ -1,4 +1,4 @@
-/* Compliant primitive meshes (host/mesh_<shape>.c) and the tet-mesh basics of host/mesh_core.c:
+/* Compliant primitive meshes (host/mesh_<shape>.c) and the tet-mesh basics of host/assets/mesh_core.c:
  * the numbers of reference/mesh_recipes.md §7 and the worked example §1.8, and for every mesh
  * the generic checks: every tet positive, every vertex used, conformity (every interior face
  * shared by exactly two tets, seen from opposite sides), a closed boundary with Euler
@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/mesh.h"
+#include "host/assets/mesh.h"
 #include "isobar/status.h"
-#include "support.h"
+#include "support/support.h"
 
 #define PI 3.14159265358979323846
 

@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "kernels/point/distance.h"
-#include "support.h"
+#include "support/support.h"
 
 /* Round-off of a few operations on O(1) numbers. */
 #define TOL 1e-14

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kernels/point/pair.h"
-#include "support.h"
+#include "support/support.h"
 
 #define PI 3.14159265358979323846
 /* Round-off of a few dozen operations on O(1) numbers (posing, normalising). */

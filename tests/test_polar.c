@@ -7,7 +7,7 @@
 #include "kernels/math/mat3.h"
 #include "kernels/math/polar.h"
 #include "kernels/math/quat.h"
-#include "support.h"
+#include "support/support.h"
 
 #define EPS ISO_REAL_EPS
 

@@ -1,4 +1,4 @@
-/* The CSV recorder (host/record_csv.c): the header is exact, and every value written reads back
+/* The CSV recorder (host/output/record_csv.c): the header is exact, and every value written reads back
  * bit for bit through an independent reader (%.17g round-trips doubles); names with commas and
  * quotes survive; a recorder bound to a sim writes each world and body of each step. */
 #define _POSIX_C_SOURCE 200809L
@@ -9,10 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/record_csv.h"
+#include "host/output/record_csv.h"
 #include "isobar/isobar.h"
 #include "isobar/scenes.h"
-#include "support.h"
+#include "support/support.h"
 
 #define NCOL 17
 

@@ -1,4 +1,4 @@
-/* Contact parameter combination rules and defaults (kernels/sap/combine.h): drake_algorithms
+/* Contact parameter combination rules and defaults (kernels/contact/combine.h): drake_algorithms
  * §3 (hydroelastic faces), §4.2 (point pairs), §4.4 (defaults, penetration allowance); seed 003
  * ("Modeling Compliant Contact") and seed 000 §IV.
  *
@@ -7,8 +7,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "kernels/sap/combine.h"
-#include "support.h"
+#include "kernels/contact/combine.h"
+#include "support/support.h"
 
 #define EPS 2.220446049250313e-16
 

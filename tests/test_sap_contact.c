@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "kernels/sap/contact.h"
-#include "support.h"
+#include "support/support.h"
 
 #define EPS 2.220446049250313e-16
 #define NSAMPLE 3000

@@ -11,7 +11,7 @@
 
 #include "isobar/isobar.h"
 #include "isobar/scene.h"
-#include "support.h"
+#include "support/support.h"
 
 /* A path under the source tree; skips the test when the tree is unknown. */
 static const char *src_path(const char *rel) { return test_source_path(rel); }

@@ -9,7 +9,7 @@
 
 #include "isobar/isobar.h"
 #include "isobar/scene.h"
-#include "support.h"
+#include "support/support.h"
 
 static const char *src_path(const char *rel) { return test_source_path(rel); }
 

@@ -6,7 +6,7 @@
 
 #include "isobar/isobar.h"
 #include "isobar/scenes.h"
-#include "support.h"
+#include "support/support.h"
 
 static isoSim *make(const isoModel *m, int worlds, int threads) {
   isoSimDef sd = iso_default_sim_def();

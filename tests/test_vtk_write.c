@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "host/mesh.h"
+#include "host/assets/mesh.h"
 #include "isobar/status.h"
-#include "support.h"
+#include "support/support.h"
 
 static void temp_path(char *path) {
   test_tmp_template(path, 512, "iso_vtkw");

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "host/record_csv.h"
+#include "host/output/record_csv.h"
 #include "isobar/isobar.h"
 #include "isobar/scene.h"
 

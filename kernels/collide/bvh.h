@@ -7,7 +7,7 @@
  *
  * Bounding volume: axis-aligned boxes in the asset's own frame (the geometry frame G), where
  * Drake uses OBBs fitted by PCA plus a volume-shrinking search. Why:
- *  - a tree is built once per asset (host/bvh_build.c) and shared by every world using it, so
+ *  - a tree is built once per asset (host/assets/bvh_build.c) and shared by every world using it, so
  *    memory per node matters more than build cost, and an AABB node is 6 reals against 15 for
  *    an OBB; the build is sorting only, so it is simple and exactly reproducible;
  *  - isobar's assets are mostly meshed primitives (boxes, cylinders, spheres, capsules) built
@@ -17,7 +17,7 @@
  *    OBB–OBB test, so nothing is lost by never refitting as bodies rotate. (Deformable meshes
  *    change shape; refitting their boxes per step is a later, separate kernel.)
  *
- * Build (host/bvh_build.c): top-down; a node's box is the union of its elements' padded boxes;
+ * Build (host/assets/bvh_build.c): top-down; a node's box is the union of its elements' padded boxes;
  * its elements are sorted by box centre along the longest axis of the node box (ties of
  * length: lowest axis), ties of centre broken by element id, and split at the median (the
  * first ceil(n/2) go left). A node of at most leaf_size elements is a leaf (Drake: 1 tet, 3

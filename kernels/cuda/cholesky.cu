@@ -1,5 +1,5 @@
 // Batched dense Cholesky on the CUDA backend: cuSOLVER's potrfBatched + potrsBatched over the
-// plan's buffers (host/linalg.h), queued on the backend's stream through b->cusolver.
+// plan's buffers (host/backend/linalg.h), queued on the backend's stream through b->cusolver.
 //
 // cuSOLVER's batched calls take device arrays of per-matrix pointers. They never change for a
 // plan, so create builds them once with a kernel (no host staging) and run only queues work:
@@ -13,7 +13,7 @@
 #include <cusolverDn.h>
 #include <stdint.h>
 
-#include "host/linalg.h"
+#include "host/backend/linalg.h"
 #include "isobar/world_status.h"
 #include "kernels/cuda/cuda_check.h"
 

@@ -1,6 +1,6 @@
 // Launch layer of the contact-surface stage: one thread per item of each stage, the work in
 // kernels/hydro/surface.h (the code the CPU backend runs).
-#include "host/contact_internal.h"
+#include "host/step/contact_internal.h"
 #include "kernels/cuda/cuda_check.h"
 
 __global__ void hs_pose_kernel(int nworld, hydroDev H, hydroWork W, const real *q, int nq) {

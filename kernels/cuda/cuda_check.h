@@ -5,7 +5,7 @@
 
 #include <cuda_runtime.h>
 
-#include "host/error.h"
+#include "host/base/error.h"
 
 #define CUDA_TRY(call)                                                                    \
   do {                                                                                    \

@@ -3,7 +3,7 @@
 #include <cusolverDn.h>
 #include <stdio.h>
 
-#include "host/cuda_api.h"
+#include "host/backend/cuda_api.h"
 #include "kernels/cuda/cuda_check.h"
 
 extern "C" int cuda_compiled(void) { return 1; }

@@ -1,4 +1,4 @@
-// List primitives on the CUDA backend (host/list.h): exclusive scan, stable sort by key and
+// List primitives on the CUDA backend (host/backend/list.h): exclusive scan, stable sort by key and
 // stream compaction, queued on b->stream.
 //
 // CUB, not Thrust. Thrust's algorithms can be pointed at the caller's workspace (a policy with
@@ -34,7 +34,7 @@
 #include <exception>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "host/list.h"
+#include "host/backend/list.h"
 #include "kernels/cuda/cuda_check.h"
 
 namespace {

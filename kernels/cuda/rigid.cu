@@ -1,6 +1,6 @@
 // Launch layer of the free-body stage: one thread per world, the work in
 // kernels/rigid/free_body.h (the code the CPU backend runs).
-#include "host/rigid_step.h"
+#include "host/step/rigid_step.h"
 #include "kernels/cuda/cuda_check.h"
 
 __global__ void rigid_free_step_kernel(int nworld, rigidParams P, int nq, int nv, real *q, real *v,

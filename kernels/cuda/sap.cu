@@ -1,7 +1,7 @@
 // Launch layer of the contact-dynamics stages: one thread per item, the work in
 // kernels/sap/step_items.h and kernels/sap/solve.h (the code the CPU backend runs). The batched Cholesky between begin and end is cuSOLVER's.
-#include "host/contact_internal.h"
-#include "host/sap_internal.h"
+#include "host/step/contact_internal.h"
+#include "host/step/sap_internal.h"
 #include "kernels/cuda/cuda_check.h"
 
 #define GRID_STRIDE(i, n) \

@@ -13,7 +13,7 @@
  * ISO_WORLD_OVERFLOW. Lists are ordered by (pair, BVH traversal order), which is what makes
  * every result bitwise reproducible.
  *
- * Fields are stored for E = 1 Pa (host/assets.h) and scaled by each geometry's modulus here. */
+ * Fields are stored for E = 1 Pa (host/assets/assets.h) and scaled by each geometry's modulus here. */
 #ifndef ISO_KERNELS_HYDRO_SURFACE_H
 #define ISO_KERNELS_HYDRO_SURFACE_H
 
@@ -29,7 +29,7 @@
 #include "kernels/math/transform.h"
 #include "kernels/world_field.h"
 
-/* Geometry kinds (host/assets.h) and pair kinds (isobar/contact.h isoPairKind). */
+/* Geometry kinds (host/assets/assets.h) and pair kinds (isobar/contact.h isoPairKind). */
 #define HS_GEOM_TETS 1
 #define HS_GEOM_TRIS 2
 #define HS_GEOM_RIGID_HALF 3

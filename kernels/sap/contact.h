@@ -2,7 +2,7 @@
  * three discrete contact approximations of Drake (drake_algorithms §5.3, §5.4; seed 000 §II, §IV).
  *
  * Place in the step (DESIGN "One step"): stage 5 fills one sapContactParams per contact (point
- * pair §4.2 or hydroelastic face §3, see kernels/sap/combine.h); stage 7 calls
+ * pair §4.2 or hydroelastic face §3, see kernels/contact/combine.h); stage 7 calls
  * sap_contact_make_data once per step with the constraint's Delassus estimate w (§5.1), then
  * sap_contact_eval at every Newton iterate and line-search point. Both are pure functions of
  * their arguments, so both backends give the same bits.

@@ -6,7 +6,7 @@
  * bodies, v = [ω_W, v_WBo] per body (nv = 6·nbody); A is block diagonal (the spatial inertia of
  * each body about its origin, in the world frame); each contact constraint couples at most two
  * bodies. The Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is assembled dense per world (nv × nv,
- * column-major) and factored by the batched Cholesky (host/linalg.h: the hand-written
+ * column-major) and factored by the batched Cholesky (host/backend/linalg.h: the hand-written
  * single-source kernel on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
  *   sap_newton_begin (world)  → batched Cholesky (all worlds) → sap_newton_end (world).
  * Worlds converge independently: a per-world done flag makes both items skip finished worlds;

@@ -1,5 +1,5 @@
 /* The per-item work of a contact step outside the Newton iterations, shared by the CPU loops
- * (host/sap_step.c) and the CUDA kernels (kernels/cuda/sap.cu): point-contact queries (item:
+ * (host/step/sap_step.c) and the CUDA kernels (kernels/cuda/sap.cu): point-contact queries (item:
  * world × point pair), free motion plus constraints plus solver set-up (item: world), and
  * positions from the solved velocities (item: world). */
 #ifndef ISO_KERNELS_SAP_STEP_ITEMS_H
@@ -9,7 +9,7 @@
 
 #include "kernels/point/pair.h"
 #include "kernels/rigid/free_body.h"
-#include "kernels/sap/build.h"
+#include "kernels/contact/build.h"
 #include "kernels/sap/solve.h"
 
 /* Item i = world·npoint + k: the k-th point-contact pair of a world. */

@@ -1,0 +1,31 @@
+/* Internal: the C face of the CUDA layer (kernels/cuda/ files). Without nvcc these are provided
+ * by host/backend/cuda_off.c and fail with ISO_ERR_BACKEND, so C code never needs CUDA headers. All
+ * pointers passed to the kernel drivers are device pointers on b->stream. */
+#ifndef ISO_HOST_CUDA_API_H
+#define ISO_HOST_CUDA_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "host/backend/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* runtime (kernels/cuda/cuda_runtime.cu) */
+int cuda_compiled(void);
+isoStatus cuda_probe(int *ndevice, char *why, size_t why_len);
+isoStatus cuda_backend_init(isoBackend *b, void *user_stream);
+void cuda_backend_release(isoBackend *b);
+isoStatus cuda_alloc(void **ptr, size_t bytes);
+void cuda_free(void *ptr);
+/* dir: 0 host->device, 1 device->host, 2 device->device */
+isoStatus cuda_copy(const isoBackend *b, void *dst, const void *src, size_t bytes, int dir);
+isoStatus cuda_memset0(const isoBackend *b, void *dst, size_t bytes);
+isoStatus cuda_sync(const isoBackend *b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,93 @@
+/* The CUDA layer's C face when this library was built without nvcc: every entry point fails
+ * with ISO_ERR_BACKEND and says so, so callers need no #ifdef. */
+#include <stdio.h>
+
+#include "host/backend/cuda_api.h"
+#include "host/step/contact_internal.h"
+#include "host/step/rigid_step.h"
+#include "host/step/sap_internal.h"
+#include "host/base/error.h"
+
+#define OFF_MSG "isobar was built without the CUDA backend (nvcc not found at configure time)"
+
+int cuda_compiled(void) { return 0; }
+
+isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
+  *ndevice = 0;
+  if (why && why_len) snprintf(why, why_len, "%s", OFF_MSG);
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_backend_init(isoBackend *b, void *user_stream) {
+  (void)b;
+  (void)user_stream;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+void cuda_backend_release(isoBackend *b) { (void)b; }
+
+isoStatus cuda_alloc(void **ptr, size_t bytes) {
+  (void)bytes;
+  *ptr = NULL;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+void cuda_free(void *ptr) { (void)ptr; }
+
+isoStatus cuda_copy(const isoBackend *b, void *dst, const void *src, size_t bytes, int dir) {
+  (void)b, (void)dst, (void)src, (void)bytes, (void)dir;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_memset0(const isoBackend *b, void *dst, size_t bytes) {
+  (void)b, (void)dst, (void)bytes;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sync(const isoBackend *b) {
+  (void)b;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq, int nv,
+                               real *q, real *v, real *time, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)nq, (void)nv, (void)q, (void)v, (void)time, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W, const real *q,
+                           int nq, uint32_t *status) {
+  (void)b, (void)nworld, (void)H, (void)W, (void)q, (void)nq, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
+                          const int *pa, const int *pb, const xform *X, const uint32_t *status,
+                          sapPointHit *hits) {
+  (void)b, (void)nworld, (void)npoint, (void)ngeom, (void)shape, (void)pa, (void)pb, (void)X, (void)status, (void)hits;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
+                           hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
+                           int nq, sapBatch B, int *needed, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)M, (void)H, (void)W, (void)has_faces, (void)hits, (void)npoint, (void)q;
+  (void)nq, (void)B, (void)needed, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active) {
+  (void)b, (void)nworld, (void)B, (void)active_dev, (void)active;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
+  (void)b, (void)nworld, (void)B;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
+isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
+                          real *time, uint32_t *status) {
+  (void)b, (void)nworld, (void)P, (void)B, (void)q, (void)nq, (void)time, (void)status;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}

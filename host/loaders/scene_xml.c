@@ -1,0 +1,373 @@
+/* Scene files, common ground: memory of a load, reading XML with libxml2 (errors captured with
+ * their line instead of printed), names, numbers, poses and uris. Every failure names the file,
+ * the line and the element, so a user can go straight to the mistake. */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlversion.h>
+
+#include "host/base/error.h"
+#include "host/loaders/scene_internal.h"
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+void *scene_alloc(sceneCtx *c, size_t size) {
+  if (c->nalloc == c->alloc_cap) {
+    int cap = c->alloc_cap ? 2 * c->alloc_cap : 64;
+    void **a = (void **)realloc(c->allocs, (size_t)cap * sizeof *a);
+    if (!a) return NULL;
+    c->allocs = a;
+    c->alloc_cap = cap;
+  }
+  void *p = calloc(1, size ? size : 1);
+  if (p) c->allocs[c->nalloc++] = p;
+  return p;
+}
+
+char *scene_strdup(sceneCtx *c, const char *s) {
+  if (!s) return NULL;
+  char *d = (char *)scene_alloc(c, strlen(s) + 1);
+  if (d) strcpy(d, s);
+  return d;
+}
+
+char *scene_printf(sceneCtx *c, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) return NULL;
+  char *d = (char *)scene_alloc(c, (size_t)n + 1);
+  if (!d) return NULL;
+  va_start(ap, fmt);
+  vsnprintf(d, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return d;
+}
+
+/* Grow an array of `size`-byte items to hold one more; returns the new item, zeroed. */
+static void *grow(void **items, int *n, int *cap, size_t size) {
+  if (*n == *cap) {
+    int nc = *cap ? 2 * *cap : 16;
+    void *p = realloc(*items, (size_t)nc * size);
+    if (!p) return NULL;
+    *items = p;
+    *cap = nc;
+  }
+  char *item = (char *)*items + (size_t)*n * size;
+  memset(item, 0, size);
+  ++*n;
+  return item;
+}
+
+isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index) {
+  void *items = c->links;
+  sceneLink *l = (sceneLink *)grow(&items, &c->nlink, &c->link_cap, sizeof *l);
+  c->links = (sceneLink *)items;
+  if (!l) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  l->frame = -1;
+  l->X_WL = xf_identity();
+  if (index) *index = c->nlink - 1;
+  *out = l;
+  return ISO_OK;
+}
+
+isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out) {
+  void *items = c->geoms;
+  sceneGeom *g = (sceneGeom *)grow(&items, &c->ngeom, &c->geom_cap, sizeof *g);
+  c->geoms = (sceneGeom *)items;
+  if (!g) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  g->X_LG = xf_identity();
+  g->def = scene_default_geometry();
+  *out = g;
+  return ISO_OK;
+}
+
+isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out) {
+  void *items = c->joints;
+  sceneJoint *j = (sceneJoint *)grow(&items, &c->njoint, &c->joint_cap, sizeof *j);
+  c->joints = (sceneJoint *)items;
+  if (!j) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  *out = j;
+  return ISO_OK;
+}
+
+/* ---- XML ---------------------------------------------------------------------------------- */
+
+/* The parser reports through a per-context handler into this thread's capture, so nothing is
+ * printed and two threads loading at once do not mix their messages. */
+typedef struct xmlCapture {
+  int have;
+  int line;
+  char msg[256];
+} xmlCapture;
+
+static _Thread_local xmlCapture *tl_capture;
+
+/* libxml2 2.12 made the handler's error const. */
+#if LIBXML_VERSION >= 21200
+static void capture_error(void *data, const xmlError *err) {
+#else
+static void capture_error(void *data, xmlErrorPtr err) {
+#endif
+  (void)data;
+  xmlCapture *cap = tl_capture;
+  /* Namespace complaints (a drake: prefix without its xmlns declaration) do not make a file
+   * malformed, and Drake reads such files; warnings neither. Keep the first real error. */
+  if (!cap || !err || cap->have || err->level < XML_ERR_ERROR || err->domain == XML_FROM_NAMESPACE)
+    return;
+  cap->have = 1;
+  cap->line = err->line;
+  snprintf(cap->msg, sizeof cap->msg, "%s", err->message ? err->message : "malformed XML");
+  size_t n = strlen(cap->msg);
+  while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' ')) cap->msg[--n] = '\0';
+}
+
+static char *dirname_of(sceneCtx *c, const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return scene_strdup(c, ".");
+  if (slash == path) return scene_strdup(c, "/");
+  char *d = scene_strdup(c, path);
+  if (d) d[slash - path] = '\0';
+  return d;
+}
+
+isoStatus scene_open(sceneCtx *c, const char *path, const sceneFile *from, xmlNode *from_node,
+                     sceneFile **out) {
+  char where[1200] = "";
+  if (from && from_node)
+    snprintf(where, sizeof where, "%s:%d: ", from->path, scene_line(from_node));
+  struct stat sb;
+  if (stat(path, &sb) != 0)
+    return iso_fail(ISO_ERR_IO, "%scannot open scene file '%s': %s", where, path, strerror(errno));
+  if (S_ISDIR(sb.st_mode))
+    return iso_fail(ISO_ERR_IO, "%scannot open scene file '%s': it is a folder", where, path);
+  FILE *probe = fopen(path, "rb");
+  if (!probe) return iso_fail(ISO_ERR_IO, "%scannot open scene file '%s': %s", where, path, strerror(errno));
+  fclose(probe);
+
+  xmlParserCtxtPtr pc = xmlNewParserCtxt();
+  if (!pc) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory creating an XML parser");
+  pc->sax->serror = capture_error;
+  xmlCapture cap;
+  memset(&cap, 0, sizeof cap);
+  xmlCapture *saved = tl_capture;
+  tl_capture = &cap;
+  /* NONET: a scene never reaches the network; no entity substitution, so no external
+   * entity is ever read. BIG_LINES: true line numbers past 65535. */
+  xmlDoc *doc = xmlCtxtReadFile(pc, path, NULL, XML_PARSE_NONET | XML_PARSE_BIG_LINES);
+  tl_capture = saved;
+  xmlFreeParserCtxt(pc);
+  if (!doc) {
+    if (cap.have)
+      return iso_fail(ISO_ERR_PARSE, "%s:%d: malformed XML: %s", path, cap.line, cap.msg);
+    return iso_fail(ISO_ERR_PARSE, "%s: malformed XML", path);
+  }
+  if (!xmlDocGetRootElement(doc)) {
+    xmlFreeDoc(doc);
+    return iso_fail(ISO_ERR_PARSE, "%s: malformed XML: no root element", path);
+  }
+  sceneFile *f = (sceneFile *)scene_alloc(c, sizeof *f);
+  if (f) {
+    f->path = scene_strdup(c, path);
+    f->dir = dirname_of(c, path);
+  }
+  if (c->nfile == c->file_cap) {
+    int cap2 = c->file_cap ? 2 * c->file_cap : 8;
+    sceneFile **fs = (sceneFile **)realloc(c->files, (size_t)cap2 * sizeof *fs);
+    if (fs) {
+      c->files = fs;
+      c->file_cap = cap2;
+    }
+  }
+  if (!f || !f->path || !f->dir || c->nfile == c->file_cap) {
+    xmlFreeDoc(doc);
+    return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  }
+  f->doc = doc;
+  c->files[c->nfile++] = f;
+  *out = f;
+  return ISO_OK;
+}
+
+const char *scene_qname(xmlNode *n, char *buf, int len) {
+  const char *name = n && n->name ? (const char *)n->name : "?";
+  if (n && n->ns && n->ns->prefix) {
+    snprintf(buf, (size_t)len, "%s:%s", (const char *)n->ns->prefix, name);
+    return buf;
+  }
+  return name;
+}
+
+int scene_is(xmlNode *n, const char *qname) {
+  char buf[128];
+  return n && n->type == XML_ELEMENT_NODE && strcmp(scene_qname(n, buf, (int)sizeof buf), qname) == 0;
+}
+
+xmlNode *scene_child(xmlNode *n, const char *qname) {
+  for (xmlNode *k = n ? n->children : NULL; k; k = k->next)
+    if (scene_is(k, qname)) return k;
+  return NULL;
+}
+
+int scene_line(xmlNode *n) { return n ? (int)xmlGetLineNo(n) : 0; }
+
+char *scene_attr(sceneCtx *c, xmlNode *n, const char *name) {
+  xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+  if (!v) return NULL;
+  char *s = scene_strdup(c, (const char *)v);
+  xmlFree(v);
+  return s ? s : scene_strdup(c, "");
+}
+
+char *scene_text(sceneCtx *c, xmlNode *n) {
+  xmlChar *v = xmlNodeGetContent(n);
+  const char *s = v ? (const char *)v : "";
+  while (isspace((unsigned char)*s)) ++s;
+  size_t len = strlen(s);
+  while (len > 0 && isspace((unsigned char)s[len - 1])) --len;
+  char *d = (char *)scene_alloc(c, len + 1);
+  if (d) memcpy(d, s, len);
+  if (v) xmlFree(v);
+  return d;
+}
+
+isoStatus scene_fail(const sceneFile *f, xmlNode *n, isoStatus st, const char *fmt, ...) {
+  char msg[1024], buf[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *qn = scene_qname(n, buf, (int)sizeof buf);
+  xmlChar *name = n ? xmlGetProp(n, (const xmlChar *)"name") : NULL;
+  isoStatus r;
+  if (name)
+    r = iso_fail(st, "%s:%d: <%s name='%s'>: %s", f ? f->path : "?", scene_line(n), qn,
+                 (const char *)name, msg);
+  else
+    r = iso_fail(st, "%s:%d: <%s>: %s", f ? f->path : "?", scene_line(n), qn, msg);
+  if (name) xmlFree(name);
+  return r;
+}
+
+isoStatus scene_numbers(const sceneFile *f, xmlNode *n, const char *what, const char *s, int count,
+                        double *out) {
+  const char *p = s ? s : "";
+  for (int i = 0; i < count; ++i) {
+    while (isspace((unsigned char)*p)) ++p;
+    if (!*p)
+      return scene_fail(f, n, ISO_ERR_PARSE, "%s '%s' has %d value%s, expected %d", what, s ? s : "", i,
+                        i == 1 ? "" : "s", count);
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(p, &end);
+    if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) {
+      int len = 0;
+      while (p[len] && !isspace((unsigned char)p[len]) && len < 60) ++len;
+      return scene_fail(f, n, ISO_ERR_PARSE, "%s: '%.*s' is not a finite number", what, len, p);
+    }
+    out[i] = v;
+    p = end;
+  }
+  while (isspace((unsigned char)*p)) ++p;
+  if (*p)
+    return scene_fail(f, n, ISO_ERR_PARSE, "%s '%s' has more than the %d value%s expected", what, s, count,
+                      count == 1 ? "" : "s");
+  return ISO_OK;
+}
+
+isoStatus scene_text_numbers(sceneCtx *c, const sceneFile *f, xmlNode *n, int count, double *out) {
+  char *t = scene_text(c, n);
+  if (!t) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  char buf[128];
+  return scene_numbers(f, n, scene_qname(n, buf, (int)sizeof buf), t, count, out);
+}
+
+isoStatus scene_bool(const sceneFile *f, xmlNode *n, const char *what, const char *s, int *out) {
+  if (s && (strcmp(s, "true") == 0 || strcmp(s, "1") == 0)) {
+    *out = 1;
+    return ISO_OK;
+  }
+  if (s && (strcmp(s, "false") == 0 || strcmp(s, "0") == 0)) {
+    *out = 0;
+    return ISO_OK;
+  }
+  return scene_fail(f, n, ISO_ERR_PARSE, "%s: '%s' is not a boolean (true, false, 1 or 0)", what, s ? s : "");
+}
+
+quat scene_rpy(double roll, double pitch, double yaw) {
+  double cr = cos(0.5 * roll), sr = sin(0.5 * roll);
+  double cp = cos(0.5 * pitch), sp = sin(0.5 * pitch);
+  double cy = cos(0.5 * yaw), sy = sin(0.5 * yaw);
+  /* q = q_z(yaw) ⊗ q_y(pitch) ⊗ q_x(roll), multiplied out. */
+  return quat_make(cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                   cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy);
+}
+
+void scene_rotate_inertia(quat q_AB, const double *I, double *out) {
+  mat3 A = m3_congruence(quat_to_m3(quat_normalize(q_AB)), m3_sym6(I[0], I[1], I[2], I[3], I[4], I[5]));
+  out[0] = A.m[0][0];
+  out[1] = A.m[1][1];
+  out[2] = A.m[2][2];
+  /* Symmetrise: the product may differ from its transpose in the last bit. */
+  out[3] = 0.5 * (A.m[0][1] + A.m[1][0]);
+  out[4] = 0.5 * (A.m[0][2] + A.m[2][0]);
+  out[5] = 0.5 * (A.m[1][2] + A.m[2][1]);
+}
+
+isoStatus scene_resolve_uri(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *uri, char **path) {
+  const char *rest = uri;
+  if (strncmp(uri, "file://", 7) == 0) {
+    rest = uri + 7;
+  } else {
+    const char *scheme = strstr(uri, "://");
+    if (scheme)
+      return scene_fail(f, n, ISO_ERR_UNSUPPORTED,
+                        "uri '%s': the scheme '%.*s://' is not supported (give a path relative to "
+                        "this file, an absolute path or file://)", uri, (int)(scheme - uri), uri);
+  }
+  if (!*rest) return scene_fail(f, n, ISO_ERR_PARSE, "the uri is empty");
+  char *p;
+  if (rest[0] == '/' || strcmp(f->dir, ".") == 0)
+    p = scene_strdup(c, rest);
+  else
+    p = scene_printf(c, "%s/%s", f->dir, rest);
+  if (!p) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  struct stat sb;
+  if (stat(p, &sb) != 0)
+    return scene_fail(f, n, ISO_ERR_IO, "cannot open '%s' (from uri '%s'): %s", p, uri, strerror(errno));
+  *path = p;
+  return ISO_OK;
+}
+
+char *scene_geometry_name(sceneCtx *c, int link, const char *name, isoShape shape) {
+  const char *lname = c->links[link].name;
+  if (name && name[0]) return scene_printf(c, "%s::%s", lname, name);
+  const char *shape_name = iso_shape_name(shape);
+  for (int k = 0;; ++k) {
+    char *cand = k == 0 ? scene_printf(c, "%s::%s", lname, shape_name)
+                        : scene_printf(c, "%s::%s%d", lname, shape_name, k);
+    if (!cand) return NULL;
+    int taken = 0;
+    for (int i = 0; i < c->ngeom && !taken; ++i)
+      taken = c->geoms[i].def.name && strcmp(c->geoms[i].def.name, cand) == 0;
+    if (!taken) return cand;
+  }
+}
+
+int scene_has_ext(const char *path, const char *ext) {
+  size_t n = strlen(path), e = strlen(ext);
+  if (n < e) return 0;
+  for (size_t i = 0; i < e; ++i)
+    if (tolower((unsigned char)path[n - e + i]) != tolower((unsigned char)ext[i])) return 0;
+  return 1;
+}

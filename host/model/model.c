@@ -1,0 +1,202 @@
+/* The model builder: defaults, validation at the door, compile. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/model/model_internal.h"
+#include "kernels/math/spatial.h"
+
+isoModelDef iso_default_model_def(void) {
+  isoModelDef d;
+  memset(&d, 0, sizeof d);
+  d.gravity[2] = -9.81;
+  d.time_step = 1e-3;
+  d.penetration_allowance = 1e-3;
+  return d;
+}
+
+isoBodyDef iso_default_body_def(void) {
+  isoBodyDef d;
+  memset(&d, 0, sizeof d);
+  d.mass = 1.0;
+  d.inertia[0] = d.inertia[1] = d.inertia[2] = 0.004; /* 2/5·m·r², r = 0.1 */
+  d.quaternion[0] = 1.0;
+  return d;
+}
+
+static int all_finite(const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+static isoStatus check_model_def(const isoModelDef *d) {
+  if (!all_finite(d->gravity, 3))
+    return iso_fail(ISO_ERR_INVALID, "model: gravity (%g, %g, %g) is not finite", d->gravity[0],
+                    d->gravity[1], d->gravity[2]);
+  if (!isfinite(d->time_step) || d->time_step <= 0)
+    return iso_fail(ISO_ERR_INVALID, "model: time_step %g must be finite and > 0", d->time_step);
+  if (!isfinite(d->penetration_allowance) || d->penetration_allowance <= 0)
+    return iso_fail(ISO_ERR_INVALID, "model: penetration_allowance %g must be finite and > 0",
+                    d->penetration_allowance);
+  return ISO_OK;
+}
+
+isoStatus iso_model_create(const isoModelDef *def, isoModel **out) {
+  CHECK_NULL(out, "iso_model_create");
+  isoModelDef d = def ? *def : iso_default_model_def();
+  isoStatus st = check_model_def(&d);
+  if (st != ISO_OK) return st;
+  isoModel *m = (isoModel *)calloc(1, sizeof *m);
+  if (!m) return iso_fail(ISO_ERR_NOMEM, "iso_model_create: out of memory");
+  m->def = d;
+  *out = m;
+  return ISO_OK;
+}
+
+void iso_model_destroy(isoModel *m) {
+  if (!m) return;
+  for (int i = 0; i < m->nbody; ++i) free((char *)m->body[i].name);
+  free(m->body);
+  model_geometry_free(m);
+  hydro_free(&m->hydro);
+  free(m);
+}
+
+isoStatus model_check_inertia(double mass, const double *I, const char *what) {
+  if (!all_finite(I, 6))
+    return iso_fail(ISO_ERR_INVALID, "%s: inertia (%g, %g, %g, %g, %g, %g) is not finite", what,
+                    I[0], I[1], I[2], I[3], I[4], I[5]);
+  sinertia M = si_from_com(mass, v3_zero(), m3_sym6(I[0], I[1], I[2], I[3], I[4], I[5]));
+  char why[200];
+  if (!si_is_physical(M, why, (int)sizeof why))
+    return iso_fail(ISO_ERR_INVALID, "%s: %s", what, why);
+  return ISO_OK;
+}
+
+isoStatus model_check_body(const isoBodyDef *d, const char *what) {
+  if (!isfinite(d->mass) || d->mass <= 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0", what, d->mass);
+  if (!all_finite(d->com, 3))
+    return iso_fail(ISO_ERR_INVALID, "%s: centre of mass is not finite", what);
+  isoStatus st = model_check_inertia(d->mass, d->inertia, what);
+  if (st != ISO_OK) return st;
+  if (!all_finite(d->position, 3))
+    return iso_fail(ISO_ERR_INVALID, "%s: initial position is not finite", what);
+  if (!all_finite(d->quaternion, 4))
+    return iso_fail(ISO_ERR_INVALID, "%s: initial quaternion is not finite", what);
+  const double *q = d->quaternion;
+  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(n > 1e-12))
+    return iso_fail(ISO_ERR_INVALID, "%s: initial quaternion (%g, %g, %g, %g) has zero length",
+                    what, q[0], q[1], q[2], q[3]);
+  if (!all_finite(d->angular_velocity, 3) || !all_finite(d->linear_velocity, 3))
+    return iso_fail(ISO_ERR_INVALID, "%s: initial velocity is not finite", what);
+  return ISO_OK;
+}
+
+static int find_body(const isoModel *m, const char *name) {
+  for (int i = 0; i < m->nbody; ++i)
+    if (strcmp(m->body[i].name, name) == 0) return i;
+  return -1;
+}
+
+isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
+  CHECK_NULL(m, "iso_model_add_body");
+  CHECK_NULL(def, "iso_model_add_body");
+  if (m->compiled)
+    return iso_fail(ISO_ERR_STATE, "iso_model_add_body: the model is compiled and read-only");
+  char auto_name[32], what[160];
+  const char *name = def->name;
+  if (!name) {
+    snprintf(auto_name, sizeof auto_name, "body%d", m->nbody);
+    name = auto_name;
+  }
+  if (name[0] == '\0') return iso_fail(ISO_ERR_INVALID, "body %d: name is empty", m->nbody);
+  snprintf(what, sizeof what, "body '%.120s'", name);
+  isoStatus st = model_check_body(def, what);
+  if (st != ISO_OK) return st;
+  if (find_body(m, name) >= 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: a body of that name already exists", what);
+  if (m->nbody == m->body_cap) {
+    int cap = m->body_cap ? 2 * m->body_cap : 8;
+    isoBodyDef *b = (isoBodyDef *)realloc(m->body, (size_t)cap * sizeof *b);
+    if (!b) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
+    m->body = b;
+    m->body_cap = cap;
+  }
+  char *copy = (char *)malloc(strlen(name) + 1);
+  if (!copy) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
+  strcpy(copy, name);
+  isoBodyDef b = *def;
+  b.name = copy;
+  double *q = b.quaternion;
+  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int k = 0; k < 4; ++k) q[k] /= n;
+  m->body[m->nbody] = b;
+  if (id) *id = m->nbody;
+  m->nbody++;
+  return ISO_OK;
+}
+
+isoStatus iso_model_validate(const isoModel *m) {
+  CHECK_NULL(m, "iso_model_validate");
+  isoStatus st = check_model_def(&m->def);
+  if (st != ISO_OK) return st;
+  for (int i = 0; i < m->nbody; ++i) {
+    char what[160];
+    snprintf(what, sizeof what, "body '%.120s'", m->body[i].name);
+    st = model_check_body(&m->body[i], what);
+    if (st != ISO_OK) return st;
+  }
+  for (int i = 0; i < m->ngeom; ++i) {
+    char what[160];
+    snprintf(what, sizeof what, "geometry '%.120s'", m->geom[i].name);
+    st = model_check_geometry(m, &m->geom[i], what);
+    if (st != ISO_OK) return st;
+  }
+  return ISO_OK;
+}
+
+isoStatus iso_model_compile(isoModel *m) {
+  CHECK_NULL(m, "iso_model_compile");
+  if (m->compiled) return ISO_OK;
+  isoStatus st = iso_model_validate(m);
+  if (st != ISO_OK) return st;
+  st = hydro_build(m, &m->hydro);
+  if (st != ISO_OK) return st;
+  m->compiled = 1;
+  return ISO_OK;
+}
+
+int iso_model_body_count(const isoModel *m) { return m ? m->nbody : 0; }
+
+int iso_model_is_compiled(const isoModel *m) { return m ? m->compiled : 0; }
+
+isoStatus iso_model_find_body(const isoModel *m, const char *name, int *id) {
+  CHECK_NULL(m, "iso_model_find_body");
+  CHECK_NULL(name, "iso_model_find_body");
+  CHECK_NULL(id, "iso_model_find_body");
+  int i = find_body(m, name);
+  if (i < 0) return iso_fail(ISO_ERR_NOT_FOUND, "no body named '%s'", name);
+  *id = i;
+  return ISO_OK;
+}
+
+isoStatus iso_model_get_body(const isoModel *m, int id, isoBodyDef *out) {
+  CHECK_NULL(m, "iso_model_get_body");
+  CHECK_NULL(out, "iso_model_get_body");
+  if (id < 0 || id >= m->nbody)
+    return iso_fail(ISO_ERR_NOT_FOUND, "body index %d is out of range [0, %d)", id, m->nbody);
+  *out = m->body[id];
+  return ISO_OK;
+}
+
+isoStatus iso_model_get_def(const isoModel *m, isoModelDef *out) {
+  CHECK_NULL(m, "iso_model_get_def");
+  CHECK_NULL(out, "iso_model_get_def");
+  *out = m->def;
+  return ISO_OK;
+}

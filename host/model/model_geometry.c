@@ -1,0 +1,245 @@
+/* Geometries of the model builder: defaults (Drake's DefaultProximityProperties), checks at
+ * the door, collision filters. Meshes and fields are built at compile, not here. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/model/model_internal.h"
+
+isoGeometryDef iso_default_geometry_def(void) {
+  isoGeometryDef g;
+  memset(&g, 0, sizeof g);
+  g.body = ISO_WORLD_BODY;
+  g.quaternion[0] = 1.0;
+  g.shape = ISO_SHAPE_SPHERE;
+  g.size[0] = g.size[1] = g.size[2] = 0.1;
+  g.mesh_scale[0] = g.mesh_scale[1] = g.mesh_scale[2] = 1.0;
+  g.compliance = ISO_COMPLIANCE_UNDEFINED;
+  g.hydroelastic_modulus = 1e7;
+  g.resolution_hint = 0.02;
+  g.margin = 0.0;
+  g.slab_thickness = 0.0;
+  g.hunt_crossley_dissipation = 50.0;
+  g.relaxation_time = 0.1;
+  g.mu_static = 0.5;
+  g.mu_dynamic = 0.5;
+  g.point_stiffness = 1e6;
+  return g;
+}
+
+const char *iso_shape_name(isoShape s) {
+  switch (s) {
+    case ISO_SHAPE_SPHERE: return "sphere";
+    case ISO_SHAPE_BOX: return "box";
+    case ISO_SHAPE_CYLINDER: return "cylinder";
+    case ISO_SHAPE_CAPSULE: return "capsule";
+    case ISO_SHAPE_ELLIPSOID: return "ellipsoid";
+    case ISO_SHAPE_HALFSPACE: return "half-space";
+    case ISO_SHAPE_MESH: return "mesh";
+    case ISO_SHAPE_CONVEX: return "convex";
+  }
+  return "unknown";
+}
+
+static char *dup(const char *s) {
+  if (!s) return NULL;
+  char *c = (char *)malloc(strlen(s) + 1);
+  if (c) strcpy(c, s);
+  return c;
+}
+
+static int finite_n(const double *x, int n) {
+  for (int i = 0; i < n; ++i)
+    if (!isfinite(x[i])) return 0;
+  return 1;
+}
+
+static isoStatus positive(const char *what, const char *field, double x) {
+  if (!isfinite(x) || x <= 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: %s %g must be finite and > 0", what, field, x);
+  return ISO_OK;
+}
+
+static isoStatus nonneg(const char *what, const char *field, double x) {
+  if (!isfinite(x) || x < 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: %s %g must be finite and >= 0", what, field, x);
+  return ISO_OK;
+}
+
+#define CHECK(expr)                 \
+  do {                              \
+    isoStatus st_ = (expr);         \
+    if (st_ != ISO_OK) return st_;  \
+  } while (0)
+
+isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const char *what) {
+  if (g->body != ISO_WORLD_BODY && (g->body < 0 || g->body >= m->nbody))
+    return iso_fail(ISO_ERR_INVALID, "%s: body index %d does not exist (the model has %d bodies; "
+                    "use ISO_WORLD_BODY for the world)", what, g->body, m->nbody);
+  if (!finite_n(g->position, 3) || !finite_n(g->quaternion, 4))
+    return iso_fail(ISO_ERR_INVALID, "%s: pose is not finite", what);
+  const double *q = g->quaternion;
+  if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12))
+    return iso_fail(ISO_ERR_INVALID, "%s: quaternion has zero length", what);
+  switch (g->shape) {
+    case ISO_SHAPE_SPHERE: CHECK(positive(what, "sphere radius", g->size[0])); break;
+    case ISO_SHAPE_BOX:
+      CHECK(positive(what, "box size x", g->size[0]));
+      CHECK(positive(what, "box size y", g->size[1]));
+      CHECK(positive(what, "box size z", g->size[2]));
+      break;
+    case ISO_SHAPE_CYLINDER:
+    case ISO_SHAPE_CAPSULE:
+      CHECK(positive(what, "radius", g->size[0]));
+      CHECK(positive(what, "length", g->size[1]));
+      break;
+    case ISO_SHAPE_ELLIPSOID:
+      CHECK(positive(what, "ellipsoid semi-axis a", g->size[0]));
+      CHECK(positive(what, "ellipsoid semi-axis b", g->size[1]));
+      CHECK(positive(what, "ellipsoid semi-axis c", g->size[2]));
+      break;
+    case ISO_SHAPE_HALFSPACE: break;
+    case ISO_SHAPE_MESH:
+    case ISO_SHAPE_CONVEX: {
+      if (!g->mesh_file || !g->mesh_file[0])
+        return iso_fail(ISO_ERR_INVALID, "%s: a %s needs a mesh file", what, iso_shape_name(g->shape));
+      for (int k = 0; k < 3; ++k)
+        if (!isfinite(g->mesh_scale[k]) || g->mesh_scale[k] == 0)
+          return iso_fail(ISO_ERR_INVALID, "%s: mesh scale %g must be finite and non-zero", what,
+                          g->mesh_scale[k]);
+      FILE *f = fopen(g->mesh_file, "rb");
+      if (!f) return iso_fail(ISO_ERR_IO, "%s: cannot open mesh file '%s'", what, g->mesh_file);
+      fclose(f);
+      break;
+    }
+    default:
+      return iso_fail(ISO_ERR_INVALID, "%s: unknown shape %d", what, (int)g->shape);
+  }
+  if (g->compliance != ISO_COMPLIANCE_UNDEFINED && g->compliance != ISO_COMPLIANCE_RIGID &&
+      g->compliance != ISO_COMPLIANCE_COMPLIANT)
+    return iso_fail(ISO_ERR_INVALID, "%s: unknown compliance %d", what, (int)g->compliance);
+  CHECK(positive(what, "hydroelastic_modulus", g->hydroelastic_modulus));
+  CHECK(positive(what, "resolution_hint", g->resolution_hint));
+  CHECK(nonneg(what, "margin", g->margin));
+  if (!isnan(g->hunt_crossley_dissipation)) /* NaN: from the penetration allowance */
+    CHECK(nonneg(what, "hunt_crossley_dissipation", g->hunt_crossley_dissipation));
+  CHECK(nonneg(what, "relaxation_time", g->relaxation_time));
+  CHECK(nonneg(what, "mu_static", g->mu_static));
+  CHECK(nonneg(what, "mu_dynamic", g->mu_dynamic));
+  /* +∞ is allowed (a rigid side: the other's stiffness counts), 0 means "estimate" */
+  if (!(g->point_stiffness >= 0))
+    return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be >= 0", what, g->point_stiffness);
+  if (g->shape == ISO_SHAPE_HALFSPACE && g->compliance == ISO_COMPLIANCE_COMPLIANT) {
+    if (!(g->slab_thickness > 0) || !isfinite(g->slab_thickness))
+      return iso_fail(ISO_ERR_INVALID, "%s: a compliant half-space needs slab_thickness > 0 (got %g)",
+                      what, g->slab_thickness);
+  }
+  return ISO_OK;
+}
+
+static int find_geom(const isoModel *m, const char *name) {
+  for (int i = 0; i < m->ngeom; ++i)
+    if (strcmp(m->geom[i].name, name) == 0) return i;
+  return -1;
+}
+
+isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id) {
+  CHECK_NULL(m, "iso_model_add_geometry");
+  CHECK_NULL(def, "iso_model_add_geometry");
+  if (m->compiled)
+    return iso_fail(ISO_ERR_STATE, "iso_model_add_geometry: the model is compiled and read-only");
+  char auto_name[32], what[160];
+  const char *name = def->name;
+  if (!name) {
+    snprintf(auto_name, sizeof auto_name, "geometry%d", m->ngeom);
+    name = auto_name;
+  }
+  if (!name[0]) return iso_fail(ISO_ERR_INVALID, "geometry %d: name is empty", m->ngeom);
+  snprintf(what, sizeof what, "geometry '%.120s'", name);
+  CHECK(model_check_geometry(m, def, what));
+  if (find_geom(m, name) >= 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: a geometry of that name already exists", what);
+  if (m->ngeom == m->geom_cap) {
+    int cap = m->geom_cap ? 2 * m->geom_cap : 8;
+    isoGeometryDef *g = (isoGeometryDef *)realloc(m->geom, (size_t)cap * sizeof *g);
+    if (!g) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_geometry: out of memory");
+    m->geom = g;
+    m->geom_cap = cap;
+  }
+  isoGeometryDef g = *def;
+  g.name = dup(name);
+  g.mesh_file = dup(def->mesh_file);
+  if (!g.name || (def->mesh_file && !g.mesh_file)) {
+    free((char *)g.name);
+    free((char *)g.mesh_file);
+    return iso_fail(ISO_ERR_NOMEM, "iso_model_add_geometry: out of memory");
+  }
+  double *q = g.quaternion;
+  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int k = 0; k < 4; ++k) q[k] /= n;
+  m->geom[m->ngeom] = g;
+  if (id) *id = m->ngeom;
+  m->ngeom++;
+  return ISO_OK;
+}
+
+isoStatus iso_model_exclude_pair(isoModel *m, int a, int b) {
+  CHECK_NULL(m, "iso_model_exclude_pair");
+  if (m->compiled)
+    return iso_fail(ISO_ERR_STATE, "iso_model_exclude_pair: the model is compiled and read-only");
+  if (a < 0 || a >= m->ngeom || b < 0 || b >= m->ngeom)
+    return iso_fail(ISO_ERR_INVALID, "iso_model_exclude_pair: geometry indices %d, %d must be in [0, %d)",
+                    a, b, m->ngeom);
+  if (a == b) return iso_fail(ISO_ERR_INVALID, "iso_model_exclude_pair: a geometry cannot be paired with itself");
+  if (a > b) {
+    int t = a;
+    a = b;
+    b = t;
+  }
+  if (m->nexclude == m->exclude_cap) {
+    int cap = m->exclude_cap ? 2 * m->exclude_cap : 8;
+    int *e = (int *)realloc(m->exclude, (size_t)cap * 2 * sizeof(int));
+    if (!e) return iso_fail(ISO_ERR_NOMEM, "iso_model_exclude_pair: out of memory");
+    m->exclude = e;
+    m->exclude_cap = cap;
+  }
+  m->exclude[2 * m->nexclude] = a;
+  m->exclude[2 * m->nexclude + 1] = b;
+  m->nexclude++;
+  return ISO_OK;
+}
+
+int iso_model_geometry_count(const isoModel *m) { return m ? m->ngeom : 0; }
+
+isoStatus iso_model_find_geometry(const isoModel *m, const char *name, int *id) {
+  CHECK_NULL(m, "iso_model_find_geometry");
+  CHECK_NULL(name, "iso_model_find_geometry");
+  CHECK_NULL(id, "iso_model_find_geometry");
+  int i = find_geom(m, name);
+  if (i < 0) return iso_fail(ISO_ERR_NOT_FOUND, "no geometry named '%s'", name);
+  *id = i;
+  return ISO_OK;
+}
+
+isoStatus iso_model_get_geometry(const isoModel *m, int id, isoGeometryDef *out) {
+  CHECK_NULL(m, "iso_model_get_geometry");
+  CHECK_NULL(out, "iso_model_get_geometry");
+  if (id < 0 || id >= m->ngeom)
+    return iso_fail(ISO_ERR_NOT_FOUND, "geometry index %d is out of range [0, %d)", id, m->ngeom);
+  *out = m->geom[id];
+  return ISO_OK;
+}
+
+void model_geometry_free(isoModel *m) {
+  for (int i = 0; i < m->ngeom; ++i) {
+    free((char *)m->geom[i].name);
+    free((char *)m->geom[i].mesh_file);
+  }
+  free(m->geom);
+  free(m->exclude);
+  m->geom = NULL;
+  m->exclude = NULL;
+  m->ngeom = m->nexclude = 0;
+}

@@ -1,0 +1,36 @@
+/* Internal: the model's storage, shared by the builder, the validator and the sim. */
+#ifndef ISO_HOST_MODEL_INTERNAL_H
+#define ISO_HOST_MODEL_INTERNAL_H
+
+#include "host/assets/assets.h"
+#include "isobar/geometry.h"
+#include "isobar/model.h"
+
+struct isoModel {
+  isoModelDef def;
+  int nbody;
+  int body_cap;
+  isoBodyDef *body; /* (nbody) as added; names owned (heap copies) */
+  int ngeom;
+  int geom_cap;
+  isoGeometryDef *geom; /* (ngeom) as added; name and mesh_file owned (heap copies) */
+  int nexclude;
+  int exclude_cap;
+  int *exclude; /* (nexclude, 2) user-excluded geometry pairs, smaller index first */
+  modelHydro hydro; /* built at compile: assets, per-geometry kinds, pair table */
+  int compiled;
+};
+
+/* Free the geometry part of a model (host/model/model_geometry.c). */
+void model_geometry_free(isoModel *m);
+
+/* Check one geometry against the model (body index, sizes, properties, files). */
+isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const char *what);
+
+/* Check one body's values; `what` names it in messages ("body 'arm'"). */
+isoStatus model_check_body(const isoBodyDef *def, const char *what);
+
+/* Check an inertia (Ixx Iyy Izz Ixy Ixz Iyz) of a body of mass `mass`. */
+isoStatus model_check_inertia(double mass, const double *inertia6, const char *what);
+
+#endif

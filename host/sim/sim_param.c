@@ -1,0 +1,162 @@
+/* Per-world parameters (world-stride fields). A parameter starts shared (wstride 0, one copy);
+ * the first write, whatever worlds it selects, expands it to one copy per world filled from the
+ * shared value, so unselected worlds keep what they had. The expansion allocates, which is why
+ * it happens here and never inside a step. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/model/model_internal.h"
+#include "host/sim/sim_internal.h"
+
+int iso_param_width(isoParam p) {
+  switch (p) {
+    case ISO_PARAM_GRAVITY: return 3;
+    case ISO_PARAM_BODY_MASS: return 1;
+    case ISO_PARAM_BODY_COM: return 3;
+    case ISO_PARAM_BODY_INERTIA: return 6;
+    case ISO_PARAM_GEOM_MODULUS: return 1;
+    case ISO_PARAM_GEOM_DISSIPATION: return 1;
+    case ISO_PARAM_GEOM_FRICTION: return 2;
+    case ISO_PARAM_GEOM_STIFFNESS: return 1;
+    case ISO_PARAM_GEOM_RELAXATION: return 1;
+  }
+  return 0;
+}
+
+const char *iso_param_name(isoParam p) {
+  switch (p) {
+    case ISO_PARAM_GRAVITY: return "gravity";
+    case ISO_PARAM_BODY_MASS: return "body_mass";
+    case ISO_PARAM_BODY_COM: return "body_com";
+    case ISO_PARAM_BODY_INERTIA: return "body_inertia";
+    case ISO_PARAM_GEOM_MODULUS: return "geometry_modulus";
+    case ISO_PARAM_GEOM_DISSIPATION: return "geometry_dissipation";
+    case ISO_PARAM_GEOM_FRICTION: return "geometry_friction";
+    case ISO_PARAM_GEOM_STIFFNESS: return "geometry_stiffness";
+    case ISO_PARAM_GEOM_RELAXATION: return "geometry_relaxation";
+  }
+  return "unknown";
+}
+
+static isoStatus check_param(const isoSim *s, isoParam p, int item, const char *fn) {
+  if ((int)p < 0 || (int)p >= ISO_PARAM_COUNT)
+    return iso_fail(ISO_ERR_INVALID, "%s: unknown parameter %d", fn, (int)p);
+  int nitem = s->param[p].nitem;
+  if (item < 0 || item >= nitem)
+    return iso_fail(ISO_ERR_INVALID, "%s: %s item %d is out of range [0, %d)", fn, iso_param_name(p),
+                    item, nitem);
+  return ISO_OK;
+}
+
+int iso_sim_param_is_per_world(const isoSim *s, isoParam p) {
+  if (!s || (int)p < 0 || (int)p >= ISO_PARAM_COUNT) return 0;
+  return s->param[p].f.wstride != 0;
+}
+
+static isoStatus check_value(const isoSim *s, isoParam p, int world, const double *x) {
+  int width = iso_param_width(p);
+  for (int i = 0; i < width; ++i)
+    if (!isfinite(x[i]))
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %d is not finite (%g)",
+                      iso_param_name(p), world, i, x[i]);
+  if (p == ISO_PARAM_BODY_MASS && !(x[0] > 0))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: body_mass, world %d: mass %g must be > 0",
+                    world, x[0]);
+  if ((p == ISO_PARAM_GEOM_MODULUS || p == ISO_PARAM_GEOM_STIFFNESS) && !(x[0] > 0))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be > 0",
+                    iso_param_name(p), world, x[0]);
+  if ((p == ISO_PARAM_GEOM_DISSIPATION || p == ISO_PARAM_GEOM_RELAXATION) && x[0] < 0)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be >= 0",
+                    iso_param_name(p), world, x[0]);
+  if (p == ISO_PARAM_GEOM_FRICTION && (x[0] < 0 || x[1] < 0))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: geometry_friction, world %d: (%g, %g) must be >= 0",
+                    world, x[0], x[1]);
+  if (p == ISO_PARAM_BODY_INERTIA) {
+    char what[96];
+    snprintf(what, sizeof what, "iso_sim_set_param: body_inertia, world %d", world);
+    return model_check_inertia(1.0, x, what);
+  }
+  (void)s;
+  return ISO_OK;
+}
+
+/* Give parameter p one copy per world, each a copy of the shared value. */
+static isoStatus expand(isoSim *s, isoParam p) {
+  simParam *sp = &s->param[p];
+  if (sp->f.wstride != 0) return ISO_OK;
+  size_t per = (size_t)sp->nitem * (size_t)sp->width;
+  if (per == 0) return ISO_OK;
+  real *shared = (real *)malloc(per * sizeof(real));
+  real *all = (real *)malloc(per * (size_t)s->nworld * sizeof(real));
+  real *dev = NULL;
+  isoStatus st = ISO_OK;
+  if (!shared || !all) {
+    st = iso_fail(ISO_ERR_NOMEM, "iso_sim_set_param: out of memory expanding %s to %d worlds",
+                  iso_param_name(p), s->nworld);
+    goto done;
+  }
+  st = backend_download(&s->be, shared, sp->f.data, per * sizeof(real));
+  if (st != ISO_OK) goto done;
+  for (int w = 0; w < s->nworld; ++w) memcpy(all + per * (size_t)w, shared, per * sizeof(real));
+  st = backend_alloc(&s->be, (void **)&dev, per * (size_t)s->nworld * sizeof(real));
+  if (st != ISO_OK) goto done;
+  st = backend_upload(&s->be, dev, all, per * (size_t)s->nworld * sizeof(real));
+  if (st != ISO_OK) {
+    backend_free(&s->be, dev);
+    goto done;
+  }
+  backend_free(&s->be, sp->f.data);
+  sp->f.data = dev;
+  sp->f.wstride = (long)per;
+done:
+  free(shared);
+  free(all);
+  return st;
+}
+
+isoStatus iso_sim_set_param(isoSim *s, isoParam p, int item, isoWorlds w, const double *values) {
+  const char *fn = "iso_sim_set_param";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(values, fn);
+  isoStatus st = check_param(s, p, item, fn);
+  if (st != ISO_OK) return st;
+  int n = 0;
+  st = sim_resolve(s, w, 1, fn, &n);
+  if (st != ISO_OK || n == 0) return st;
+  int width = iso_param_width(p);
+  for (int k = 0; k < n; ++k) {
+    st = check_value(s, p, s->sel[k], values + (long)k * width);
+    if (st != ISO_OK) return st;
+  }
+  st = expand(s, p);
+  if (st != ISO_OK) return st;
+  simParam *sp = &s->param[p];
+  for (int k = 0; k < n; ++k) {
+    real *dst = sp->f.data + (long)s->sel[k] * sp->f.wstride + (long)item * width;
+    st = backend_upload(&s->be, dst, values + (long)k * width, (size_t)width * sizeof(real));
+    if (st != ISO_OK) return st;
+  }
+  return ISO_OK;
+}
+
+isoStatus iso_sim_get_param(const isoSim *s, isoParam p, int item, isoWorlds w, double *out) {
+  const char *fn = "iso_sim_get_param";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(out, fn);
+  isoStatus st = check_param(s, p, item, fn);
+  if (st != ISO_OK) return st;
+  int n = 0;
+  st = sim_resolve(s, w, 0, fn, &n);
+  if (st != ISO_OK) return st;
+  const simParam *sp = &s->param[p];
+  int width = iso_param_width(p);
+  for (int k = 0; k < n; ++k) {
+    const real *src = sp->f.data + (long)s->sel[k] * sp->f.wstride + (long)item * width;
+    st = backend_download(&s->be, out + (long)k * width, src, (size_t)width * sizeof(real));
+    if (st != ISO_OK) return st;
+  }
+  return ISO_OK;
+}

@@ -1,0 +1,390 @@
+/* The contact-surface stage: drives the per-item kernels of kernels/hydro/surface.h over the
+ * batch (CPU loops here, CUDA launches in kernels/cuda/contact.cu), and answers the queries of
+ * include/isobar/contact.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/step/contact_internal.h"
+#include "host/base/error.h"
+#include "host/assets/mesh.h"
+#include "host/step/sap_internal.h"
+#include "host/sim/sim_internal.h"
+#include "isobar/contact.h"
+
+typedef struct runCtx {
+  isoSim *s;
+  const hydroDev *H;
+  const hydroWork *W;
+  int inner; /* items per world of the stage being run */
+} runCtx;
+
+static void pose_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int i = start; i < end; ++i) {
+    int w = i / c->inner, g = i % c->inner;
+    hs_pose_item(c->H, c->W, w, g, c->s->q + (long)w * c->s->nq);
+  }
+}
+
+static void count_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int i = start; i < end; ++i) hs_count_item(c->H, c->W, i / c->inner, i % c->inner, c->s->status);
+}
+
+static void scan_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int w = start; w < end; ++w) hs_scan_item(c->H, c->W, w, c->s->status);
+}
+
+static void emit_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int i = start; i < end; ++i) hs_emit_item(c->H, c->W, i / c->inner, i % c->inner);
+}
+
+/* One item per world: its candidates one after another. Per-world items keep each world's
+ * slots on one thread, and the narrow phase dominates, so the split is even enough. */
+static void narrow_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int w = start; w < end; ++w)
+    for (int k = 0; k < c->W->cand_total[w]; ++k) hs_narrow_item(c->H, c->W, w, k);
+}
+
+static void compact_range(int start, int end, void *v) {
+  runCtx *c = (runCtx *)v;
+  for (int w = start; w < end; ++w) hs_compact_item(c->W, w, c->s->status);
+}
+
+isoStatus contact_update(isoSim *s) {
+  simContact *c = s->contact;
+  c->updated = 1;
+  if (!c->work.X_WG) return ISO_OK; /* nothing in the model can touch */
+  c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world */
+  if (s->be.kind == ISO_BACKEND_CUDA)
+    return cuda_contact_run(&s->be, s->nworld, c->dev, c->work, s->q, s->nq, s->status);
+  runCtx r;
+  r.s = s;
+  r.H = &c->dev;
+  r.W = &c->work;
+  const int nw = s->nworld;
+  r.inner = c->dev.ngeom;
+  backend_cpu_for(&s->be, nw * c->dev.ngeom, pose_range, &r);
+  if (c->dev.npair == 0) return ISO_OK;
+  r.inner = c->dev.npair;
+  backend_cpu_for(&s->be, nw * c->dev.npair, count_range, &r);
+  backend_cpu_for(&s->be, nw, scan_range, &r);
+  backend_cpu_for(&s->be, nw * c->dev.npair, emit_range, &r);
+  backend_cpu_for(&s->be, nw, narrow_range, &r);
+  backend_cpu_for(&s->be, nw, compact_range, &r);
+  return ISO_OK;
+}
+
+isoStatus contact_reset_world(isoSim *s, int w) {
+  const hydroWork *W = &s->contact->work;
+  int zero = 0;
+  isoStatus st = ISO_OK;
+  int *arrays[4] = {W->cand_total, W->cand_needed, W->face_count, W->face_needed};
+  for (int i = 0; i < 4 && st == ISO_OK; ++i)
+    if (arrays[i]) st = backend_upload(&s->be, arrays[i] + w, &zero, sizeof zero);
+  if (st == ISO_OK && s->sap && s->sap->enabled) {
+    st = backend_upload(&s->be, s->sap->needed + w, &zero, sizeof zero);
+    if (st == ISO_OK) st = backend_upload(&s->be, s->sap->ncon + w, &zero, sizeof zero);
+  }
+  return st;
+}
+
+void contact_invalidate(isoSim *s) {
+  if (s->contact) s->contact->updated = 0;
+}
+
+isoStatus iso_sim_update_contact(isoSim *s) {
+  CHECK_NULL(s, "iso_sim_update_contact");
+  return contact_update(s);
+}
+
+/* ---- queries --------------------------------------------------------------------------------- */
+
+static isoStatus check_world(const isoSim *s, int world, const char *fn) {
+  if (world < 0 || world >= s->nworld)
+    return iso_fail(ISO_ERR_INVALID, "%s: world %d is out of range [0, %d)", fn, world, s->nworld);
+  if (!s->contact->updated)
+    return iso_fail(ISO_ERR_STATE, "%s: no contact surfaces yet (step or call iso_sim_update_contact)", fn);
+  return ISO_OK;
+}
+
+static isoStatus read_int(const isoSim *s, const int *dev_array, long i, int *out) {
+  if (!dev_array) {
+    *out = 0;
+    return ISO_OK;
+  }
+  return backend_download(&s->be, out, dev_array + i, sizeof(int));
+}
+
+isoStatus iso_sim_contact_face_count(const isoSim *s, int world, int *count) {
+  const char *fn = "iso_sim_contact_face_count";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(count, fn);
+  isoStatus st = check_world(s, world, fn);
+  if (st != ISO_OK) return st;
+  return read_int(s, s->contact->work.face_count, world, count);
+}
+
+static void face_to_public(const hydroFace *f, int sub, int gm, int gn, isoContactFace *o) {
+  memset(o, 0, sizeof *o);
+  o->geometry_m = gm;
+  o->geometry_n = gn;
+  o->element_m = f->elem_M;
+  o->element_n = f->elem_N;
+  o->normal[0] = f->normal.x, o->normal[1] = f->normal.y, o->normal[2] = f->normal.z;
+  o->grad_m = f->gM;
+  o->grad_n = f->gN;
+  if (sub < 0) {
+    o->nvert = f->nvert;
+    for (int k = 0; k < f->nvert; ++k) {
+      o->vert[k][0] = f->vert[k].x, o->vert[k][1] = f->vert[k].y, o->vert[k][2] = f->vert[k].z;
+      o->vert_pressure[k] = f->vert_p[k];
+    }
+    o->area = f->area;
+    o->centroid[0] = f->centroid.x, o->centroid[1] = f->centroid.y, o->centroid[2] = f->centroid.z;
+    o->pressure = f->p0;
+    return;
+  }
+  /* one triangle of the centroid fan: (v_k, v_k+1, c) */
+  vec3 tri[HYDRO_MAX_POLY][3];
+  real tp[HYDRO_MAX_POLY][3];
+  hydro_face_fan(f, tri, tp);
+  o->nvert = 3;
+  for (int k = 0; k < 3; ++k) {
+    o->vert[k][0] = tri[sub][k].x, o->vert[k][1] = tri[sub][k].y, o->vert[k][2] = tri[sub][k].z;
+    o->vert_pressure[k] = tp[sub][k];
+  }
+  vec3 cr = v3_cross(v3_sub(tri[sub][1], tri[sub][0]), v3_sub(tri[sub][2], tri[sub][0]));
+  o->area = 0.5 * v3_norm(cr);
+  vec3 cen = v3_scale(v3_add(v3_add(tri[sub][0], tri[sub][1]), tri[sub][2]), 1.0 / 3.0);
+  o->centroid[0] = cen.x, o->centroid[1] = cen.y, o->centroid[2] = cen.z;
+  /* the field is linear on the triangle: its centroid value is the mean of the corners */
+  o->pressure = (tp[sub][0] + tp[sub][1] + tp[sub][2]) / 3.0;
+}
+
+isoStatus iso_sim_get_contact_faces(const isoSim *s, int world, isoContactFace *out, int cap, int *count) {
+  const char *fn = "iso_sim_get_contact_faces";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(count, fn);
+  if (cap > 0 && !out) return iso_fail(ISO_ERR_NULL, "%s: argument 'out' is NULL", fn);
+  isoStatus st = check_world(s, world, fn);
+  if (st != ISO_OK) return st;
+  const simContact *c = s->contact;
+  const hydroWork *W = &c->work;
+  int n = 0;
+  st = read_int(s, W->face_count, world, &n);
+  *count = n;
+  for (int k = 0; k < n && k < cap && st == ISO_OK; ++k) {
+    int slot, sub, pair;
+    long f0 = (long)world * W->max_face + k;
+    hydroFace f;
+    st = read_int(s, W->face_slot, f0, &slot);
+    if (st == ISO_OK) st = read_int(s, W->face_sub, f0, &sub);
+    long at = (long)world * W->max_cand + slot;
+    if (st == ISO_OK) st = read_int(s, W->cand_pair, at, &pair);
+    if (st == ISO_OK) st = backend_download(&s->be, &f, W->slot + at, sizeof f);
+    if (st == ISO_OK) face_to_public(&f, sub, c->host.pair_m[pair], c->host.pair_n[pair], out + k);
+  }
+  return st;
+}
+
+isoStatus iso_sim_contact_wrench(const isoSim *s, int world, int a, int b, double force[3], double moment[3]) {
+  const char *fn = "iso_sim_contact_wrench";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(force, fn);
+  CHECK_NULL(moment, fn);
+  isoStatus st = check_world(s, world, fn);
+  if (st != ISO_OK) return st;
+  int ng = s->contact->host.ngeom;
+  if (a < 0 || a >= ng || b < 0 || b >= ng)
+    return iso_fail(ISO_ERR_INVALID, "%s: geometry indices %d, %d must be in [0, %d)", fn, a, b, ng);
+  int n = 0;
+  st = iso_sim_contact_face_count(s, world, &n);
+  if (st != ISO_OK) return st;
+  isoContactFace *faces = (isoContactFace *)malloc(sizeof(isoContactFace) * (size_t)(n ? n : 1));
+  if (!faces) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  st = iso_sim_get_contact_faces(s, world, faces, n, &n);
+  vec3 F = v3_zero(), T = v3_zero();
+  for (int k = 0; k < n && st == ISO_OK; ++k) {
+    const isoContactFace *f = faces + k;
+    int sign;
+    if (f->geometry_m == a && f->geometry_n == b) sign = 1; /* pressure pushes M along +n */
+    else if (f->geometry_m == b && f->geometry_n == a) sign = -1;
+    else continue;
+    vec3 nrm = v3(f->normal[0], f->normal[1], f->normal[2]);
+    vec3 c0 = v3(f->centroid[0], f->centroid[1], f->centroid[2]);
+    /* Force: ∫p dA = p(centroid)·A, exact for a linear p. Moment: ∫x·p dA is quadratic, so
+     * integrate each triangle of the fan around the centroid with the edge-midpoint rule,
+     * which is exact for quadratics. */
+    F = v3_axpy(F, sign * f->pressure * f->area, nrm);
+    vec3 xp = v3_zero(); /* ∫ x p dA */
+    for (int i = 0; i < f->nvert; ++i) {
+      int j = (i + 1) % f->nvert;
+      vec3 A = v3(f->vert[i][0], f->vert[i][1], f->vert[i][2]);
+      vec3 B = v3(f->vert[j][0], f->vert[j][1], f->vert[j][2]);
+      real pa = f->vert_pressure[i], pb = f->vert_pressure[j], pc = f->pressure;
+      real area = 0.5 * v3_dot(v3_cross(v3_sub(A, c0), v3_sub(B, c0)), nrm);
+      vec3 mAB = v3_scale(v3_add(A, B), 0.5), mBC = v3_scale(v3_add(B, c0), 0.5), mCA = v3_scale(v3_add(c0, A), 0.5);
+      vec3 sum = v3_add(v3_add(v3_scale(mAB, 0.5 * (pa + pb)), v3_scale(mBC, 0.5 * (pb + pc))),
+                        v3_scale(mCA, 0.5 * (pc + pa)));
+      xp = v3_axpy(xp, area / 3.0, sum);
+    }
+    T = v3_axpy(T, sign, v3_cross(xp, nrm));
+  }
+  free(faces);
+  force[0] = F.x, force[1] = F.y, force[2] = F.z;
+  moment[0] = T.x, moment[1] = T.y, moment[2] = T.z;
+  return st;
+}
+
+isoStatus iso_sim_pair_kind(const isoSim *s, int a, int b, isoPairKind *kind) {
+  const char *fn = "iso_sim_pair_kind";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(kind, fn);
+  const simContact *c = s->contact;
+  int ng = c->host.ngeom;
+  if (a < 0 || a >= ng || b < 0 || b >= ng || a == b)
+    return iso_fail(ISO_ERR_INVALID, "%s: geometry indices %d, %d must be distinct and in [0, %d)", fn, a, b, ng);
+  for (int p = 0; p < c->host.npair; ++p)
+    if ((c->host.pair_m[p] == a && c->host.pair_n[p] == b) || (c->host.pair_m[p] == b && c->host.pair_n[p] == a)) {
+      *kind = (isoPairKind)c->host.pair_kind[p];
+      return ISO_OK;
+    }
+  for (int p = 0; p < c->nfallback; ++p)
+    if ((c->fallback[2 * p] == a && c->fallback[2 * p + 1] == b) ||
+        (c->fallback[2 * p] == b && c->fallback[2 * p + 1] == a)) {
+      *kind = ISO_PAIR_POINT_FALLBACK;
+      return ISO_OK;
+    }
+  *kind = ISO_PAIR_FILTERED;
+  return ISO_OK;
+}
+
+isoStatus iso_sim_get_overflow(const isoSim *s, int world, int *needed_candidates, int *needed_faces,
+                               int *needed_constraints) {
+  const char *fn = "iso_sim_get_overflow";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(needed_candidates, fn);
+  CHECK_NULL(needed_faces, fn);
+  isoStatus st = check_world(s, world, fn);
+  if (st != ISO_OK) return st;
+  const hydroWork *W = &s->contact->work;
+  int nc = 0, nf = 0;
+  st = read_int(s, W->cand_needed, world, &nc);
+  if (st == ISO_OK) st = read_int(s, W->face_needed, world, &nf);
+  *needed_candidates = nc > W->max_cand ? nc : 0;
+  *needed_faces = nf > W->max_face ? nf : 0;
+  if (needed_constraints) {
+    int ncon = 0;
+    if (st == ISO_OK && s->sap->enabled) st = backend_download(&s->be, &ncon, s->sap->needed + world, sizeof(int));
+    *needed_constraints = ncon > s->def.max_contacts ? ncon : 0;
+  }
+  return st;
+}
+
+/* ---- VTK ---------------------------------------------------------------------------------------- */
+
+isoStatus iso_sim_write_contact_vtk(const isoSim *s, int world, const char *path) {
+  const char *fn = "iso_sim_write_contact_vtk";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(path, fn);
+  isoStatus st = check_world(s, world, fn);
+  int n = 0;
+  if (st == ISO_OK) st = iso_sim_contact_face_count(s, world, &n);
+  if (st != ISO_OK) return st;
+  isoContactFace *faces = (isoContactFace *)malloc(sizeof(isoContactFace) * (size_t)(n + 1));
+  real *vert = (real *)malloc(sizeof(real) * 3 * (size_t)(n * ISO_MAX_FACE_VERTICES + 1));
+  int *start = (int *)malloc(sizeof(int) * (size_t)(n + 1));
+  int *pv = (int *)malloc(sizeof(int) * (size_t)(n * ISO_MAX_FACE_VERTICES + 1));
+  real *press = (real *)malloc(sizeof(real) * (size_t)(n + 1));
+  if (!faces || !vert || !start || !pv || !press) {
+    st = iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  } else {
+    st = iso_sim_get_contact_faces(s, world, faces, n, &n);
+    int nv = 0;
+    start[0] = 0;
+    for (int k = 0; k < n && st == ISO_OK; ++k) {
+      for (int i = 0; i < faces[k].nvert; ++i, ++nv) {
+        for (int d = 0; d < 3; ++d) vert[3 * nv + d] = faces[k].vert[i][d];
+        pv[nv] = nv;
+      }
+      start[k + 1] = nv;
+      press[k] = faces[k].pressure;
+    }
+    if (st == ISO_OK) st = vtk_write_polygons(path, vert, nv, start, pv, n, press);
+  }
+  free(faces), free(vert), free(start), free(pv), free(press);
+  return st;
+}
+
+isoStatus iso_sim_write_meshes_vtk(const isoSim *s, int world, const char *prefix) {
+  const char *fn = "iso_sim_write_meshes_vtk";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(prefix, fn);
+  if (world < 0 || world >= s->nworld)
+    return iso_fail(ISO_ERR_INVALID, "%s: world %d is out of range [0, %d)", fn, world, s->nworld);
+  const simContact *c = s->contact;
+  const hydroDev *H = &c->host;
+  real *q = (real *)malloc(sizeof(real) * (size_t)(s->nq + 1));
+  if (!q) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  isoStatus st = iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(world), q);
+  for (int g = 0; g < H->ngeom && st == ISO_OK; ++g) {
+    int a = H->geom_asset[g];
+    if (a < 0) continue;
+    xform X = H->geom_X_BG[g];
+    int b = H->geom_body[g];
+    if (b >= 0) {
+      const real *qb = q + 7 * b;
+      X = xf_mul(xf_make(quat_make(qb[0], qb[1], qb[2], qb[3]), v3(qb[4], qb[5], qb[6])), X);
+    }
+    /* an asset's extent runs to the next asset's offsets (or the totals) */
+    int v0 = H->asset_vert0[a], e0 = H->asset_elem0[a];
+    int nv = (a + 1 < c->nasset ? H->asset_vert0[a + 1] : c->host_nvert) - v0;
+    int ne = (a + 1 < c->nasset ? H->asset_elem0[a + 1] : c->host_nelem) - e0;
+    char path[1024];
+    snprintf(path, sizeof path, "%s_%s.vtk", prefix, c->geom_name[g]);
+    double E = 0;
+    st = iso_sim_get_param(s, ISO_PARAM_GEOM_MODULUS, g, iso_worlds_one(world), &E);
+    if (H->geom_kind[g] == HS_GEOM_TETS) {
+      tetMesh t;
+      memset(&t, 0, sizeof t);
+      st = tet_mesh_alloc(&t, nv, ne);
+      for (int i = 0; i < nv && st == ISO_OK; ++i) {
+        const real *x = H->vert + 3L * (v0 + i);
+        vec3 y = xf_point(X, v3(x[0], x[1], x[2]));
+        t.vert[3 * i] = y.x, t.vert[3 * i + 1] = y.y, t.vert[3 * i + 2] = y.z;
+        t.pressure[i] = E * H->pressure[v0 + i];
+      }
+      for (int i = 0; i < ne && st == ISO_OK; ++i)
+        for (int k = 0; k < 4; ++k) t.tet[4 * i + k] = H->elem[4L * (e0 + i) + k];
+      if (st == ISO_OK) st = vtk_write_tets(path, &t);
+      tet_mesh_free(&t);
+    } else {
+      real *vert = (real *)malloc(sizeof(real) * 3 * (size_t)(nv + 1));
+      int *start = (int *)malloc(sizeof(int) * (size_t)(ne + 1));
+      int *pv = (int *)malloc(sizeof(int) * 3 * (size_t)(ne + 1));
+      if (!vert || !start || !pv) st = iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+      for (int i = 0; i < nv && st == ISO_OK; ++i) {
+        const real *x = H->vert + 3L * (v0 + i);
+        vec3 y = xf_point(X, v3(x[0], x[1], x[2]));
+        vert[3 * i] = y.x, vert[3 * i + 1] = y.y, vert[3 * i + 2] = y.z;
+      }
+      for (int i = 0; i < ne && st == ISO_OK; ++i) {
+        start[i] = 3 * i;
+        for (int k = 0; k < 3; ++k) pv[3 * i + k] = H->elem[4L * (e0 + i) + k];
+      }
+      if (st == ISO_OK) {
+        start[ne] = 3 * ne;
+        st = vtk_write_polygons(path, vert, nv, start, pv, ne, NULL);
+      }
+      free(vert), free(start), free(pv);
+    }
+  }
+  free(q);
+  return st;
+}

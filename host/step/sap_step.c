@@ -1,0 +1,271 @@
+/* A step with contact (DESIGN.md "One step", stages 1–8):
+ *   contact surfaces (host/step/contact_surface.c) and point contacts for q0;
+ *   free motion v* and A = M(q0) per world; constraints per world (kernels/contact/build.h);
+ *   SAP Newton iterations, each: per-world assembly → batched Cholesky → per-world line search;
+ *   positions from the solved velocities.
+ * Every stage is a loop of independent items, so the CPU backend's result does not depend on
+ * the thread count; the CUDA backend launches the same items (kernels/cuda/sap.cu). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "host/step/contact_internal.h"
+#include "host/base/error.h"
+#include "host/model/model_internal.h"
+#include "host/step/rigid_step.h"
+#include "host/step/sap_internal.h"
+#include "host/sim/sim_internal.h"
+
+const char *const sap_stage_names[SAP_NSTAGE] = {"surfaces", "points", "prepare", "assemble",
+                                                  "cholesky", "line_search", "finish"};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Charge the time since *t to stage k and restart the clock. */
+static void lap(simSap *p, int k, double *t) {
+  double n = now_s();
+  p->stage_s[k] += n - *t;
+  *t = n;
+}
+
+static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
+  simSap *p = s->sap;
+  if (p->nowned == SAP_MAX_OWNED) return iso_fail(ISO_ERR_CAPACITY, "contact dynamics: too many buffers");
+  isoStatus st = backend_alloc(&s->be, out, bytes ? bytes : 1);
+  if (st == ISO_OK) p->owned[p->nowned++] = *out;
+  return st;
+}
+
+static isoStatus upload(isoSim *s, const void *h, size_t bytes, void **out) {
+  isoStatus st = buffer(s, bytes, out);
+  if (st == ISO_OK) st = backend_upload(&s->be, *out, h, bytes);
+  return st;
+}
+
+/* The point-contact shape of a geometry (its hull vertices for meshes). */
+static pointShape shape_of(const isoGeometryDef *g, const modelHydro *h, int gi) {
+  pointShape ps;
+  memset(&ps, 0, sizeof ps);
+  for (int k = 0; k < 3; ++k) ps.size[k] = g->size[k];
+  switch (g->shape) {
+    case ISO_SHAPE_SPHERE: ps.type = POINT_SPHERE; break;
+    case ISO_SHAPE_BOX: ps.type = POINT_BOX; break;
+    case ISO_SHAPE_CYLINDER: ps.type = POINT_CYLINDER; break;
+    case ISO_SHAPE_CAPSULE: ps.type = POINT_CAPSULE; break;
+    case ISO_SHAPE_ELLIPSOID: ps.type = POINT_ELLIPSOID; break;
+    case ISO_SHAPE_HALFSPACE: ps.type = POINT_HALFSPACE; break;
+    default:
+      ps.type = POINT_CONVEX;
+      ps.nvert = h->point_nvert ? h->point_nvert[gi] : 0;
+      break;
+  }
+  return ps;
+}
+
+isoStatus sap_create(isoSim *s, const isoModel *m) {
+  simSap *p = (simSap *)calloc(1, sizeof *p);
+  if (!p) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
+  s->sap = p;
+  const modelHydro *h = &m->hydro;
+  p->enabled = h->npair > 0 || h->nfallback > 0;
+  if (!p->enabled) return ISO_OK;
+  const size_t W = (size_t)s->nworld, nv = (size_t)s->nv, mc = (size_t)s->def.max_contacts;
+  const int ng = m->ngeom;
+  isoStatus st = ISO_OK;
+  p->npoint = h->nfallback;
+  /* the CPU loops index (world, item) with an int */
+  if ((long long)s->nworld * (p->npoint + 1) > 2147483647LL || (long long)s->nworld * s->nv > 2147483647LL)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d point-contact pairs is too large a batch",
+                    s->nworld, p->npoint);
+
+  /* point-contact shapes and pairs */
+  pointShape *shapes = (pointShape *)calloc((size_t)ng + 1, sizeof(pointShape));
+  int *pa = (int *)calloc((size_t)p->npoint + 1, sizeof(int)), *pb = (int *)calloc((size_t)p->npoint + 1, sizeof(int));
+  int *gbody = (int *)calloc((size_t)ng + 1, sizeof(int));
+  if (!shapes || !pa || !pb || !gbody) st = iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
+  /* hull vertices of mesh geometries, concatenated; each shape points into the backend copy */
+  long nhv = 0;
+  for (int g = 0; g < ng && st == ISO_OK; ++g) nhv += h->point_nvert ? h->point_nvert[g] : 0;
+  real *hv_dev = NULL;
+  if (st == ISO_OK && nhv > 0)
+    st = upload(s, h->point_vert, sizeof(real) * 3 * (size_t)nhv, (void **)&hv_dev);
+  long off = 0;
+  for (int g = 0; g < ng && st == ISO_OK; ++g) {
+    shapes[g] = shape_of(&m->geom[g], h, g);
+    if (shapes[g].type == POINT_CONVEX) {
+      shapes[g].vert = hv_dev ? hv_dev + 3 * off : NULL;
+      off += shapes[g].nvert;
+    }
+    gbody[g] = m->geom[g].body;
+  }
+  for (int i = 0; i < p->npoint && st == ISO_OK; ++i) pa[i] = h->fallback[i].m, pb[i] = h->fallback[i].n;
+  if (st == ISO_OK) st = upload(s, shapes, sizeof(pointShape) * (size_t)(ng + 1), (void **)&p->shape);
+  if (st == ISO_OK) st = upload(s, pa, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_a);
+  if (st == ISO_OK) st = upload(s, pb, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_b);
+  const int *gbody_dev = NULL;
+  if (st == ISO_OK) st = upload(s, gbody, sizeof(int) * (size_t)(ng + 1), (void **)&gbody_dev);
+  free(shapes), free(pa), free(pb), free(gbody);
+  if (st != ISO_OK) return st;
+
+  p->mat.geom_body = gbody_dev;
+  p->mat.model = s->def.contact_approximation;
+  p->mat.stiction_tolerance = SAP_DEFAULT_STICTION_TOLERANCE;
+  p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
+  p->mat.sigma = SAP_DEFAULT_SIGMA;
+
+  if (st == ISO_OK) st = buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
+  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->ncon);
+  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->needed);
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
+  if (st == ISO_OK) st = buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
+  sapBatch *B = &p->batch;
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->gamma);
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 9, (void **)&B->G);
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->dvc);
+  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
+  if (st == ISO_OK) st = buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
+  if (st == ISO_OK && s->be.kind == ISO_BACKEND_CUDA) st = buffer(s, sizeof(int), (void **)&p->active_dev);
+  if (st == ISO_OK && nv > 0) {
+    st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
+    p->have_chol = st == ISO_OK;
+  }
+  if (st != ISO_OK) return st;
+  B->nbody = s->nbody;
+  B->nv = (int)nv;
+  B->max_con = (int)mc;
+  B->set = sap_default_settings();
+  B->set.max_iterations = s->def.sap_max_iterations;
+  B->set.rel_tol = s->def.sap_relative_tolerance;
+  B->set.freeze_on_failure = s->def.sap_on_failure == ISO_SAP_FREEZE;
+  B->v = s->v;
+  B->vstar = p->vstar;
+  B->A = p->A;
+  B->con = p->con;
+  B->ncon = p->ncon;
+  B->H = p->chol.A;
+  B->rhs = p->chol.B;
+  B->info = p->chol.info;
+  B->status = s->status;
+  return ISO_OK;
+}
+
+void sap_destroy(isoSim *s) {
+  simSap *p = s->sap;
+  if (!p) return;
+  if (p->have_chol) linalg_cholesky_destroy(&s->be, &p->chol);
+  for (int i = 0; i < p->nowned; ++i) backend_free(&s->be, p->owned[i]);
+  free(p);
+  s->sap = NULL;
+}
+
+/* ---- CPU drivers ------------------------------------------------------------------------------ */
+
+typedef struct stepCtx {
+  isoSim *s;
+  rigidParams P;
+} stepCtx;
+
+
+static void points_range(int start, int end, void *v) {
+  stepCtx *c = (stepCtx *)v;
+  const isoSim *s = c->s;
+  const simSap *p = s->sap;
+  for (int i = start; i < end; ++i)
+    sap_point_item(i, p->npoint, s->contact->dev.ngeom, p->shape, p->point_a, p->point_b, s->contact->work.X_WG,
+                   s->status, p->hits);
+}
+
+static void prepare_range(int start, int end, void *v) {
+  stepCtx *c = (stepCtx *)v;
+  isoSim *s = c->s;
+  simSap *p = s->sap;
+  const simContact *sc = s->contact;
+  for (int w = start; w < end; ++w)
+    sap_prepare_world(w, &c->P, &p->mat, &sc->dev, sc->dev.npair ? &sc->work : NULL, p->hits, p->npoint, s->q,
+                      s->nq, &p->batch, p->needed, s->status);
+}
+
+static void begin_range(int start, int end, void *v) {
+  stepCtx *c = (stepCtx *)v;
+  for (int w = start; w < end; ++w) sap_newton_begin(&c->s->sap->batch, w);
+}
+
+static void end_range(int start, int end, void *v) {
+  stepCtx *c = (stepCtx *)v;
+  for (int w = start; w < end; ++w) sap_newton_end(&c->s->sap->batch, w);
+}
+
+static void finish_range(int start, int end, void *v) {
+  stepCtx *c = (stepCtx *)v;
+  isoSim *s = c->s;
+  for (int w = start; w < end; ++w) sap_finish_world(w, &c->P, &s->sap->batch, s->q, s->nq, s->time, s->status);
+}
+
+static int all_done(const isoSim *s) {
+  for (int w = 0; w < s->nworld; ++w)
+    if (!s->sap->batch.stats[w].done) return 0;
+  return 1;
+}
+
+static isoStatus cuda_step(isoSim *s, rigidParams P) {
+  simSap *p = s->sap;
+  simContact *sc = s->contact;
+  isoStatus st = ISO_OK;
+  if (p->npoint > 0)
+    st = cuda_sap_points(&s->be, s->nworld, p->npoint, sc->dev.ngeom, p->shape, p->point_a, p->point_b,
+                         sc->work.X_WG, s->status, p->hits);
+  if (st == ISO_OK)
+    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->dev.npair > 0, p->hits,
+                          p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
+  int active = 1;
+  for (int it = 0; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {
+    st = cuda_sap_begin(&s->be, s->nworld, p->batch, p->active_dev, &active);
+    if (st != ISO_OK || active == 0) break;
+    st = linalg_cholesky_run(&s->be, &p->chol, NULL);
+    if (st == ISO_OK) st = cuda_sap_end(&s->be, s->nworld, p->batch);
+  }
+  if (st == ISO_OK) st = cuda_sap_finish(&s->be, s->nworld, P, p->batch, s->q, s->nq, s->time, s->status);
+  return st;
+}
+
+isoStatus sap_step(isoSim *s) {
+  simSap *p = s->sap;
+  isoStatus st = ISO_OK;
+  double t = now_s();
+  st = contact_update(s);
+  lap(p, SAP_STAGE_SURFACES, &t); /* poses for every geometry, hydroelastic surfaces */
+  if (st != ISO_OK) return st;
+  stepCtx c;
+  c.s = s;
+  c.P = rigid_params_of(s);
+  p->mat.E = s->param[ISO_PARAM_GEOM_MODULUS].f;
+  p->mat.d = s->param[ISO_PARAM_GEOM_DISSIPATION].f;
+  p->mat.mu = s->param[ISO_PARAM_GEOM_FRICTION].f;
+  p->mat.k = s->param[ISO_PARAM_GEOM_STIFFNESS].f;
+  p->mat.tau = s->param[ISO_PARAM_GEOM_RELAXATION].f;
+  if (s->be.kind == ISO_BACKEND_CUDA) return cuda_step(s, c.P);
+  if (p->npoint > 0) backend_cpu_for(&s->be, s->nworld * p->npoint, points_range, &c);
+  lap(p, SAP_STAGE_POINTS, &t);
+  backend_cpu_for(&s->be, s->nworld, prepare_range, &c);
+  lap(p, SAP_STAGE_PREPARE, &t);
+  for (int it = 0; it <= p->batch.set.max_iterations && !all_done(s); ++it) {
+    backend_cpu_for(&s->be, s->nworld, begin_range, &c);
+    lap(p, SAP_STAGE_ASSEMBLE, &t);
+    if (all_done(s)) break;
+    st = linalg_cholesky_run(&s->be, &p->chol, NULL);
+    if (st != ISO_OK) return st;
+    lap(p, SAP_STAGE_CHOLESKY, &t);
+    backend_cpu_for(&s->be, s->nworld, end_range, &c);
+    lap(p, SAP_STAGE_LINESEARCH, &t);
+  }
+  backend_cpu_for(&s->be, s->nworld, finish_range, &c);
+  lap(p, SAP_STAGE_FINISH, &t);
+  return ISO_OK;
+}

@@ -1,0 +1,60 @@
+#define _DEFAULT_SOURCE /* P_tmpdir */
+#include "support/support.h"
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isobar/backend.h"
+
+uint64_t test_rng_u64(test_rng *r) {
+  uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double test_rng_uniform(test_rng *r, double lo, double hi) {
+  return lo + (hi - lo) * (double)(test_rng_u64(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+int test_cuda_device(char *why, int why_len) {
+  int n = 0;
+  if (iso_cuda_probe(&n, why, why_len) != ISO_OK) return 0;
+  return n > 0;
+}
+
+char *test_tmp_template(char *buf, int len, const char *stem) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !dir[0]) dir = P_tmpdir;
+  snprintf(buf, (size_t)len, "%s/%sXXXXXX", dir, stem);
+  return buf;
+}
+
+const char *test_source_path(const char *rel) {
+  static char buf[8][1024];
+  static int next;
+  const char *src = getenv("ISO_SOURCE_DIR");
+  if (!src) cr_skip_test("ISO_SOURCE_DIR is unset: run the tests through ctest");
+  char *b = buf[next++ & 7];
+  snprintf(b, sizeof buf[0], "%s/%s", src, rel);
+  return b;
+}
+
+int test_line_of(const char *path, const char *needle) {
+  FILE *f = fopen(path, "r");
+  cr_assert(f != NULL, "cannot open %s", path);
+  char line[4096];
+  int n = 0;
+  while (fgets(line, sizeof line, f)) {
+    ++n;
+    if (strstr(line, needle)) {
+      fclose(f);
+      return n;
+    }
+  }
+  fclose(f);
+  cr_assert_fail("'%s' is not in %s", needle, path);
+  return -1;
+}
