@@ -33,76 +33,6 @@ isoSimDef iso_default_sim_def(void) {
   return d;
 }
 
-isoWorlds iso_worlds_all(void) {
-  isoWorlds w;
-  memset(&w, 0, sizeof w);
-  w.kind = ISO_WORLDS_ALL;
-  return w;
-}
-
-isoWorlds iso_worlds_one(int world) {
-  isoWorlds w = iso_worlds_all();
-  w.kind = ISO_WORLDS_ONE;
-  w.world = world;
-  return w;
-}
-
-isoWorlds iso_worlds_list(const int *worlds, int count) {
-  isoWorlds w = iso_worlds_all();
-  w.kind = ISO_WORLDS_LIST;
-  w.list = worlds;
-  w.count = count;
-  return w;
-}
-
-isoWorlds iso_worlds_mask(const unsigned char *mask) {
-  isoWorlds w = iso_worlds_all();
-  w.kind = ISO_WORLDS_MASK;
-  w.mask = mask;
-  return w;
-}
-
-/* Resolve a selection into s->sel[0..*n). Repeats are an error when `unique` (writes). */
-isoStatus sim_resolve(const isoSim *s, isoWorlds w, int unique, const char *fn, int *n) {
-  int k = 0;
-  switch (w.kind) {
-    case ISO_WORLDS_ALL:
-      for (int i = 0; i < s->nworld; ++i) s->sel[k++] = i;
-      break;
-    case ISO_WORLDS_ONE:
-      if (w.world < 0 || w.world >= s->nworld)
-        return iso_fail(ISO_ERR_INVALID, "%s: world %d is out of range [0, %d)", fn, w.world, s->nworld);
-      s->sel[k++] = w.world;
-      break;
-    case ISO_WORLDS_LIST:
-      if (w.count < 0 || w.count > s->nworld)
-        return iso_fail(ISO_ERR_INVALID, "%s: world list of %d entries (the sim has %d worlds)", fn,
-                        w.count, s->nworld);
-      if (w.count > 0 && !w.list) return iso_fail(ISO_ERR_NULL, "%s: world list is NULL", fn);
-      memset(s->seen, 0, (size_t)s->nworld);
-      for (int i = 0; i < w.count; ++i) {
-        int x = w.list[i];
-        if (x < 0 || x >= s->nworld)
-          return iso_fail(ISO_ERR_INVALID, "%s: world list entry %d is %d, out of range [0, %d)", fn,
-                          i, x, s->nworld);
-        if (unique && s->seen[x])
-          return iso_fail(ISO_ERR_INVALID, "%s: world %d appears twice in the list", fn, x);
-        s->seen[x] = 1;
-        s->sel[k++] = x;
-      }
-      break;
-    case ISO_WORLDS_MASK:
-      if (!w.mask) return iso_fail(ISO_ERR_NULL, "%s: world mask is NULL", fn);
-      for (int i = 0; i < s->nworld; ++i)
-        if (w.mask[i]) s->sel[k++] = i;
-      break;
-    default:
-      return iso_fail(ISO_ERR_INVALID, "%s: unknown world selection kind %d", fn, w.kind);
-  }
-  *n = k;
-  return ISO_OK;
-}
-
 /* ---- creation ---------------------------------------------------------------------------- */
 
 static isoStatus alloc_param(isoSim *s, isoParam p, int nitem, int width, const real *init) {
@@ -171,13 +101,12 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   int wmax = s->nq > 6 ? s->nq : 6; /* widest row: a body's q, or a 6-value parameter */
   s->q_init = (real *)calloc((size_t)s->nq + 1, sizeof(real));
   s->v_init = (real *)calloc((size_t)s->nv + 1, sizeof(real));
-  s->sel = (int *)calloc(nw, sizeof(int));
   s->seen = (unsigned char *)calloc(nw, 1);
   s->stage = (real *)calloc(nw * (size_t)wmax, sizeof(real));
   real *mass = (real *)calloc((size_t)s->nbody + 1, sizeof(real));
   real *com = (real *)calloc(3 * (size_t)s->nbody + 1, sizeof(real));
   real *inertia = (real *)calloc(6 * (size_t)s->nbody + 1, sizeof(real));
-  if (!s->q_init || !s->v_init || !s->sel || !s->seen || !s->stage || !mass || !com || !inertia) {
+  if (!s->q_init || !s->v_init || !s->seen || !s->stage || !mass || !com || !inertia) {
     st = iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of host memory for %d worlds", s->nworld);
     goto fail;
   }
@@ -254,7 +183,6 @@ void iso_sim_destroy(isoSim *s) {
   backend_release(&s->be);
   free(s->q_init);
   free(s->v_init);
-  free(s->sel);
   free(s->seen);
   free(s->stage);
   free(s);
@@ -278,124 +206,3 @@ const char *iso_sim_backend_reason(const isoSim *s) { return s ? s->be.reason : 
 int iso_sim_threads(const isoSim *s) { return s ? s->be.threads : 0; }
 long long iso_sim_step_count(const isoSim *s) { return s ? s->nstep : 0; }
 
-int iso_sim_state_width(const isoSim *s, isoStateField f) {
-  if (!s) return 0;
-  switch (f) {
-    case ISO_STATE_Q: return s->nq;
-    case ISO_STATE_V: return s->nv;
-    case ISO_STATE_TIME: return 1;
-  }
-  return 0;
-}
-
-static real *state_base(const isoSim *s, isoStateField f) {
-  switch (f) {
-    case ISO_STATE_Q: return s->q;
-    case ISO_STATE_V: return s->v;
-    case ISO_STATE_TIME: return s->time;
-  }
-  return NULL;
-}
-
-static isoStatus check_field(isoStateField f, const char *fn) {
-  if (f != ISO_STATE_Q && f != ISO_STATE_V && f != ISO_STATE_TIME)
-    return iso_fail(ISO_ERR_INVALID, "%s: unknown state field %d", fn, (int)f);
-  return ISO_OK;
-}
-
-/* Copy rows of `width` reals between host `h` (packed) and backend `base` for the selection. */
-static isoStatus move_rows(const isoSim *s, int n, int width, real *base, real *h, int down) {
-  size_t row = (size_t)width * sizeof(real);
-  int in_order = n == s->nworld;
-  for (int k = 0; k < n && in_order; ++k) in_order = s->sel[k] == k;
-  if (in_order) /* every world, in order: one contiguous copy */
-    return down ? backend_download(&s->be, h, base, row * (size_t)n)
-                : backend_upload(&s->be, base, h, row * (size_t)n);
-  for (int k = 0; k < n; ++k) {
-    real *dev = base + (long)s->sel[k] * width;
-    isoStatus st = down ? backend_download(&s->be, h + (long)k * width, dev, row)
-                        : backend_upload(&s->be, dev, h + (long)k * width, row);
-    if (st != ISO_OK) return st;
-  }
-  return ISO_OK;
-}
-
-isoStatus iso_sim_get_state(const isoSim *s, isoStateField f, isoWorlds w, double *out) {
-  const char *fn = "iso_sim_get_state";
-  CHECK_NULL(s, fn);
-  CHECK_NULL(out, fn);
-  isoStatus st = check_field(f, fn);
-  int n = 0;
-  if (st == ISO_OK) st = sim_resolve(s, w, 0, fn, &n);
-  if (st != ISO_OK || n == 0) return st;
-  return move_rows(s, n, iso_sim_state_width(s, f), state_base(s, f), out, 1);
-}
-
-isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const double *values) {
-  const char *fn = "iso_sim_set_state";
-  CHECK_NULL(s, fn);
-  CHECK_NULL(values, fn);
-  isoStatus st = check_field(f, fn);
-  int n = 0;
-  if (st == ISO_OK) st = sim_resolve(s, w, 1, fn, &n);
-  if (st != ISO_OK || n == 0) return st;
-  int width = iso_sim_state_width(s, f);
-  for (int k = 0; k < n; ++k) {
-    const double *x = values + (long)k * width;
-    real *y = s->stage + (long)k * width;
-    for (int i = 0; i < width; ++i) {
-      if (!isfinite(x[i]))
-        return iso_fail(ISO_ERR_INVALID, "%s: world %d: value %d is not finite (%g)", fn, s->sel[k], i, x[i]);
-      y[i] = x[i];
-    }
-    if (f == ISO_STATE_TIME && x[0] < 0)
-      return iso_fail(ISO_ERR_INVALID, "%s: world %d: time %g is negative", fn, s->sel[k], x[0]);
-    if (f == ISO_STATE_Q) {
-      for (int b = 0; b < s->nbody; ++b) {
-        real *q = y + RIGID_NQ * b;
-        real len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (!(len > 1e-12))
-          return iso_fail(ISO_ERR_INVALID, "%s: world %d: body %d has a zero quaternion", fn, s->sel[k], b);
-        for (int i = 0; i < 4; ++i) q[i] /= len;
-      }
-    }
-  }
-  if (f == ISO_STATE_Q) contact_invalidate(s); /* surfaces described the old positions */
-  return move_rows(s, n, width, state_base(s, f), s->stage, 0);
-}
-
-isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
-  const char *fn = "iso_sim_reset";
-  CHECK_NULL(s, fn);
-  int n = 0;
-  isoStatus st = sim_resolve(s, w, 0, fn, &n);
-  if (st != ISO_OK) return st;
-  for (int k = 0; k < n; ++k) {
-    int x = s->sel[k];
-    uint32_t zero = 0;
-    real t0 = 0;
-    TRY(backend_upload(&s->be, s->q + (long)x * s->nq, s->q_init, (size_t)s->nq * sizeof(real)));
-    TRY(backend_upload(&s->be, s->v + (long)x * s->nv, s->v_init, (size_t)s->nv * sizeof(real)));
-    TRY(backend_upload(&s->be, s->time + x, &t0, sizeof t0));
-    TRY(backend_upload(&s->be, s->status + x, &zero, sizeof zero));
-    if (s->contact) TRY(contact_reset_world(s, x));
-  }
-  if (n > 0) contact_invalidate(s);
-  return ISO_OK;
-fail:
-  return st;
-}
-
-isoStatus iso_sim_get_status(const isoSim *s, isoWorlds w, uint32_t *out) {
-  const char *fn = "iso_sim_get_status";
-  CHECK_NULL(s, fn);
-  CHECK_NULL(out, fn);
-  int n = 0;
-  isoStatus st = sim_resolve(s, w, 0, fn, &n);
-  if (st != ISO_OK) return st;
-  for (int k = 0; k < n; ++k) {
-    st = backend_download(&s->be, out + k, s->status + s->sel[k], sizeof(uint32_t));
-    if (st != ISO_OK) return st;
-  }
-  return ISO_OK;
-}

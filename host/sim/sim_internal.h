@@ -34,17 +34,36 @@ struct isoSim {
   /* host memory */
   real *q_init;  /* initial positions (nq), from the model */
   real *v_init;  /* initial velocities (nv) */
-  int *sel;      /* resolved world selection (nworld) */
-  unsigned char *seen; /* repeat check of a selection (nworld) */
-  real *stage;   /* staging for checked writes (nworld · max(nq, 6)) */
+  unsigned char *seen; /* repeat check of a written selection (nworld); writers only */
+  real *stage;   /* staging for checked writes (nworld · max(nq, 6)); writers only */
 
   simParam param[ISO_PARAM_COUNT];
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
 };
 
-/* Resolve a world selection into sim->sel[0..*n); repeats are an error when `unique`. */
-isoStatus sim_resolve(const isoSim *s, isoWorlds w, int unique, const char *fn, int *n);
+/* A checked world selection (host/sim/sim_select.c): n worlds, walked with sel_next. */
+typedef struct simSel {
+  isoWorlds w;
+  int nworld; /* the sim's worlds */
+  int n;      /* worlds selected */
+} simSel;
+
+/* Check a selection (indices in range, arrays present) and count it; writes nothing. */
+isoStatus sim_select(const isoSim *s, isoWorlds w, const char *fn, simSel *out);
+/* The same for writes: a world listed twice is an error (uses the sim's scratch). */
+isoStatus sim_select_unique(isoSim *s, isoWorlds w, const char *fn, simSel *out);
+/* The next selected world, or -1 at the end; *it starts at 0. Order: the selection's
+ * (ascending for ALL and MASK, the list's order for LIST). */
+int sel_next(const simSel *q, int *it);
+/* Copy `row` bytes of each selected world (world w's row starts at base + w·stride bytes in
+ * backend memory) into `out`, packed in selection order. */
+isoStatus sim_gather_rows(const isoSim *s, const simSel *q, const void *base, long stride, size_t row,
+                          void *out);
+/* The reverse: packed rows of `in` (or the one row `in` for every world when same_row) into the
+ * selected worlds' rows. */
+isoStatus sim_scatter_rows(const isoSim *s, const simSel *q, void *base, long stride, size_t row,
+                           const void *in, int same_row);
 
 /* Stage: free rigid-body motion of every world (host/step/rigid_step.c). */
 isoStatus rigid_step(isoSim *sim);

@@ -123,23 +123,21 @@ isoStatus iso_sim_set_param(isoSim *s, isoParam p, int item, isoWorlds w, const 
   CHECK_NULL(values, fn);
   isoStatus st = check_param(s, p, item, fn);
   if (st != ISO_OK) return st;
-  int n = 0;
-  st = sim_resolve(s, w, 1, fn, &n);
-  if (st != ISO_OK || n == 0) return st;
+  simSel q;
+  st = sim_select_unique(s, w, fn, &q);
+  if (st != ISO_OK || q.n == 0) return st;
   int width = iso_param_width(p);
-  for (int k = 0; k < n; ++k) {
-    st = check_value(s, p, s->sel[k], values + (long)k * width);
+  int it = 0;
+  for (int k = 0, world; (world = sel_next(&q, &it)) >= 0; ++k) {
+    st = check_value(s, p, world, values + (long)k * width);
     if (st != ISO_OK) return st;
   }
   st = expand(s, p);
   if (st != ISO_OK) return st;
   simParam *sp = &s->param[p];
-  for (int k = 0; k < n; ++k) {
-    real *dst = sp->f.data + (long)s->sel[k] * sp->f.wstride + (long)item * width;
-    st = backend_upload(&s->be, dst, values + (long)k * width, (size_t)width * sizeof(real));
-    if (st != ISO_OK) return st;
-  }
-  return ISO_OK;
+  size_t row = (size_t)width * sizeof(real);
+  return sim_scatter_rows(s, &q, sp->f.data + (long)item * width, (long)(sp->f.wstride * (long)sizeof(real)), row,
+                          values, 0);
 }
 
 isoStatus iso_sim_get_param(const isoSim *s, isoParam p, int item, isoWorlds w, double *out) {
@@ -148,15 +146,12 @@ isoStatus iso_sim_get_param(const isoSim *s, isoParam p, int item, isoWorlds w, 
   CHECK_NULL(out, fn);
   isoStatus st = check_param(s, p, item, fn);
   if (st != ISO_OK) return st;
-  int n = 0;
-  st = sim_resolve(s, w, 0, fn, &n);
+  simSel q;
+  st = sim_select(s, w, fn, &q);
   if (st != ISO_OK) return st;
   const simParam *sp = &s->param[p];
   int width = iso_param_width(p);
-  for (int k = 0; k < n; ++k) {
-    const real *src = sp->f.data + (long)s->sel[k] * sp->f.wstride + (long)item * width;
-    st = backend_download(&s->be, out + (long)k * width, src, (size_t)width * sizeof(real));
-    if (st != ISO_OK) return st;
-  }
-  return ISO_OK;
+  size_t row = (size_t)width * sizeof(real);
+  return sim_gather_rows(s, &q, sp->f.data + (long)item * width, (long)(sp->f.wstride * (long)sizeof(real)), row,
+                         out);
 }

@@ -1,0 +1,114 @@
+/* The state, status and reset calls of include/isobar/sim.h.
+ *
+ * Every value a setter receives is checked before the first byte changes, so a rejected call
+ * leaves the sim as it was. Rows move through sim_gather_rows/sim_scatter_rows, which batch the
+ * copies of many worlds into one. */
+#include <math.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/sim/sim_internal.h"
+#include "host/step/contact_internal.h"
+#include "kernels/rigid/free_body.h"
+
+int iso_sim_state_width(const isoSim *s, isoStateField f) {
+  if (!s) return 0;
+  switch (f) {
+    case ISO_STATE_Q: return s->nq;
+    case ISO_STATE_V: return s->nv;
+    case ISO_STATE_TIME: return 1;
+  }
+  return 0;
+}
+
+static real *state_base(const isoSim *s, isoStateField f) {
+  switch (f) {
+    case ISO_STATE_Q: return s->q;
+    case ISO_STATE_V: return s->v;
+    case ISO_STATE_TIME: return s->time;
+  }
+  return NULL;
+}
+
+static isoStatus check_field(isoStateField f, const char *fn) {
+  if (f != ISO_STATE_Q && f != ISO_STATE_V && f != ISO_STATE_TIME)
+    return iso_fail(ISO_ERR_INVALID, "%s: unknown state field %d", fn, (int)f);
+  return ISO_OK;
+}
+
+isoStatus iso_sim_get_state(const isoSim *s, isoStateField f, isoWorlds w, double *out) {
+  const char *fn = "iso_sim_get_state";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(out, fn);
+  isoStatus st = check_field(f, fn);
+  simSel q;
+  if (st == ISO_OK) st = sim_select(s, w, fn, &q);
+  if (st != ISO_OK) return st;
+  size_t row = (size_t)iso_sim_state_width(s, f) * sizeof(real);
+  return sim_gather_rows(s, &q, state_base(s, f), (long)row, row, out);
+}
+
+isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const double *values) {
+  const char *fn = "iso_sim_set_state";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(values, fn);
+  isoStatus st = check_field(f, fn);
+  simSel q;
+  if (st == ISO_OK) st = sim_select_unique(s, w, fn, &q);
+  if (st != ISO_OK || q.n == 0) return st;
+  int width = iso_sim_state_width(s, f);
+  int it = 0;
+  for (int k = 0, world; (world = sel_next(&q, &it)) >= 0; ++k) {
+    const double *x = values + (long)k * width;
+    real *y = s->stage + (long)k * width;
+    for (int i = 0; i < width; ++i) {
+      if (!isfinite(x[i]))
+        return iso_fail(ISO_ERR_INVALID, "%s: world %d: value %d is not finite (%g)", fn, world, i, x[i]);
+      y[i] = x[i];
+    }
+    if (f == ISO_STATE_TIME && x[0] < 0)
+      return iso_fail(ISO_ERR_INVALID, "%s: world %d: time %g is negative", fn, world, x[0]);
+    if (f == ISO_STATE_Q) {
+      for (int b = 0; b < s->nbody; ++b) {
+        real *qb = y + RIGID_NQ * b;
+        real len = sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
+        if (!(len > 1e-12))
+          return iso_fail(ISO_ERR_INVALID, "%s: world %d: body %d has a zero quaternion", fn, world, b);
+        for (int i = 0; i < 4; ++i) qb[i] /= len;
+      }
+    }
+  }
+  if (f == ISO_STATE_Q) contact_invalidate(s); /* surfaces described the old positions */
+  size_t row = (size_t)width * sizeof(real);
+  return sim_scatter_rows(s, &q, state_base(s, f), (long)row, row, s->stage, 0);
+}
+
+isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
+  const char *fn = "iso_sim_reset";
+  CHECK_NULL(s, fn);
+  simSel q;
+  isoStatus st = sim_select(s, w, fn, &q);
+  if (st != ISO_OK || q.n == 0) return st;
+  const uint32_t zero = 0;
+  const real t0 = 0;
+  size_t qrow = (size_t)s->nq * sizeof(real), vrow = (size_t)s->nv * sizeof(real);
+  st = sim_scatter_rows(s, &q, s->q, (long)qrow, qrow, s->q_init, 1);
+  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->v, (long)vrow, vrow, s->v_init, 1);
+  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->time, sizeof(real), sizeof(real), &t0, 1);
+  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->status, sizeof(uint32_t), sizeof(uint32_t), &zero, 1);
+  int it = 0;
+  for (int world; st == ISO_OK && s->contact && (world = sel_next(&q, &it)) >= 0;)
+    st = contact_reset_world(s, world);
+  contact_invalidate(s);
+  return st;
+}
+
+isoStatus iso_sim_get_status(const isoSim *s, isoWorlds w, uint32_t *out) {
+  const char *fn = "iso_sim_get_status";
+  CHECK_NULL(s, fn);
+  CHECK_NULL(out, fn);
+  simSel q;
+  isoStatus st = sim_select(s, w, fn, &q);
+  if (st != ISO_OK) return st;
+  return sim_gather_rows(s, &q, s->status, sizeof(uint32_t), sizeof(uint32_t), out);
+}
