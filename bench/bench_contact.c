@@ -10,9 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "host/step/sap_internal.h"
-#include "host/sim/sim_internal.h"
 #include "isobar/isobar.h"
+
+#define MAX_STAGES 16
 
 static double now(void) {
   struct timespec t;
@@ -68,27 +68,33 @@ static isoSim *box_scene(int hydro, int worlds, int threads) {
 }
 
 typedef struct result {
-  double wsps, iters, stage[SAP_NSTAGE];
+  double wsps, iters, stage[MAX_STAGES];
 } result;
 
 static result measure(int hydro, int worlds, int threads) {
   isoSim *s = box_scene(hydro, worlds, threads);
-  simSap *p = s->sap;
-  memset(p->stage_s, 0, sizeof p->stage_s);
+  check(iso_sim_reset_stage_times(s), "timers");
   long long steps = 0, iters = 0;
+  isoSolverStats st;
   double t0 = now(), t;
   do {
     check(iso_sim_step(s), "step");
     steps++;
-    for (int w = 0; w < worlds; ++w) iters += p->batch.stats[w].iterations;
+    for (int w = 0; w < worlds; ++w) {
+      check(iso_sim_get_solver_stats(s, w, &st), "stats");
+      iters += st.iterations;
+    }
     t = now() - t0;
   } while (t < 0.4 || steps < 5);
   result r;
   r.wsps = (double)worlds * steps / t;
   r.iters = (double)iters / ((double)worlds * steps);
-  double total = 0;
-  for (int k = 0; k < SAP_NSTAGE; ++k) total += p->stage_s[k];
-  for (int k = 0; k < SAP_NSTAGE; ++k) r.stage[k] = total > 0 ? p->stage_s[k] / total : 0;
+  double sec[MAX_STAGES], total = 0;
+  int n = 0;
+  check(iso_sim_get_stage_times(s, sec, MAX_STAGES, &n), "stage times");
+  if (n > MAX_STAGES) n = MAX_STAGES;
+  for (int k = 0; k < n; ++k) total += sec[k];
+  for (int k = 0; k < n; ++k) r.stage[k] = total > 0 ? sec[k] / total : 0;
   iso_sim_destroy(s);
   return r;
 }
@@ -108,8 +114,9 @@ int main(int argc, char **argv) {
   for (int r = 0; r < reps; ++r)
     for (int i = 0; i < nc; ++i)
       for (int h = 1; h >= 0; --h) res[((size_t)h * nc + i) * reps + r] = measure(h, counts[i], threads);
+  int nstage = iso_sim_stage_count() < MAX_STAGES ? iso_sim_stage_count() : MAX_STAGES;
   printf("contact,worlds,threads,median_world_steps_per_s,ns_per_world_step,sap_iterations");
-  for (int k = 0; k < SAP_NSTAGE; ++k) printf(",%s", sap_stage_names[k]);
+  for (int k = 0; k < nstage; ++k) printf(",%s", iso_sim_stage_name(k));
   printf("\n");
   for (int h = 1; h >= 0; --h)
     for (int i = 0; i < nc; ++i) {
@@ -117,7 +124,7 @@ int main(int argc, char **argv) {
       qsort(x, (size_t)reps, sizeof *x, cmp);
       result m = x[reps / 2];
       printf("%s,%d,%d,%.0f,%.1f,%.2f", h ? "hydroelastic" : "point", counts[i], threads, m.wsps, 1e9 / m.wsps, m.iters);
-      for (int k = 0; k < SAP_NSTAGE; ++k) printf(",%.3f", m.stage[k]);
+      for (int k = 0; k < nstage; ++k) printf(",%.3f", m.stage[k]);
       printf("\n");
     }
   free(res);

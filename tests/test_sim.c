@@ -419,3 +419,34 @@ Test(sim, parameter_reads_through_masks) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* Stage timers: every stage of a contact step is named, the names are distinct, the times are
+ * non-negative and add up to something after steps, and a reset zeroes them. */
+Test(sim, stage_times) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = make(m, 4, 1);
+  int n = iso_sim_stage_count();
+  cr_assert(n > 0 && n <= 16);
+  for (int k = 0; k < n; ++k) {
+    cr_expect(strlen(iso_sim_stage_name(k)) > 0);
+    for (int j = 0; j < k; ++j) cr_expect_str_neq(iso_sim_stage_name(k), iso_sim_stage_name(j));
+  }
+  cr_expect_str_eq(iso_sim_stage_name(n), "");
+  run(s, 5);
+  double t[16], total = 0;
+  int count = 0;
+  cr_assert_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_OK);
+  cr_assert_eq(count, n);
+  for (int k = 0; k < n; ++k) {
+    cr_expect(t[k] >= 0);
+    total += t[k];
+  }
+  cr_expect(total > 0);
+  cr_assert_eq(iso_sim_reset_stage_times(s), ISO_OK);
+  cr_assert_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_OK);
+  for (int k = 0; k < n; ++k) cr_expect_eq(t[k], 0.0);
+  cr_expect_eq(iso_sim_get_stage_times(s, NULL, 4, &count), ISO_ERR_NULL);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

@@ -121,6 +121,24 @@ isoStatus iso_sim_reset(isoSim *sim, isoWorlds worlds);
 /* Status bits (ISO_WORLD_*) of the selected worlds. */
 isoStatus iso_sim_get_status(const isoSim *sim, isoWorlds worlds, uint32_t *out);
 
+/* ---- where a step's time goes ------------------------------------------------------------------
+ * Wall time per stage of the step, summed over the steps since creation or the last
+ * iso_sim_reset_stage_times. Measured on the CPU backend (on the CUDA backend the stages are
+ * queued asynchronously and report 0). Stage names are stable strings, in step order. */
+
+/* Number of timed stages (the same for every sim). */
+int iso_sim_stage_count(void);
+
+/* Name of timed stage `k` (e.g. "surfaces", "line_search"), or "" when k is out of range. */
+const char *iso_sim_stage_name(int k);
+
+/* Seconds spent in each stage: out[k] for k < min(cap, iso_sim_stage_count()); *count receives
+ * iso_sim_stage_count(). */
+isoStatus iso_sim_get_stage_times(const isoSim *sim, double *out, int cap, int *count);
+
+/* Set every stage's time to zero (e.g. after a warm-up). */
+isoStatus iso_sim_reset_stage_times(isoSim *sim);
+
 /* ---- per-world parameters ---------------------------------------------------------------------
  * Every parameter starts shared by all worlds (the model's value). Setting it for some worlds
  * gives each world its own copy from then on; worlds not selected keep their value. */
