@@ -1,0 +1,69 @@
+"""Before/after timing of the step: the same scenes through two `isobar` binaries, interleaved.
+
+For every comparison scene (bench/compare's list) it runs `isobar run` with 1 world on 1 thread
+(µs per world-step over the whole trajectory) and with 4096 worlds on 1 and on 2 threads over a
+short window (µs per world-step, and the two-thread speed-up), alternating the two binaries
+within each repetition so a busy host slows both alike. Medians over the repetitions; the
+spread (max/min of the repetitions of one binary) is reported as the noise.
+
+Usage: python3 bench/step_ab.py BEFORE_BIN AFTER_BIN [reps] > table.md
+(bench/step_ab.sh builds both binaries from two revisions and calls this.)
+"""
+import json
+import statistics
+import subprocess
+import sys
+
+ROOT = __file__.rsplit("/bench/", 1)[0]
+# key, file, steps at 1 world, steps at 4096 worlds, extra arguments
+SCENES = [
+    ("box", "compliant_box_on_plane", 1000, 40, []),
+    ("incline_below", "incline_below_friction", 1000, 40, []),
+    ("incline_above", "incline_above_friction", 1000, 40, []),
+    ("sphere", "sphere_on_box", 1000, 4, []),
+    ("stack", "stack_of_five_boxes", 300, 3, []),
+    ("coin", "coin_slide_spin", 1000, 3,
+     ["--initial-velocity", "coin=0.5,0,0,0,0,40", "--max-contacts", "378"]),
+    ("point", "point_contact", 1000, 100, []),
+]
+
+
+def run(binary, scene, worlds, threads, steps, extra):
+    cmd = [binary, "run", f"{ROOT}/examples/{scene}.sdf", "--worlds", str(worlds), "--threads", str(threads),
+           "--steps", str(steps), "--backend", "cpu", "--quiet"] + extra
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{p.stderr[-1000:]}")
+    j = json.loads(p.stdout.strip().splitlines()[-1])
+    return 1e6 * j["wall_s"] / (worlds * steps)
+
+
+def main():
+    before, after = sys.argv[1], sys.argv[2]
+    reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    bins = {"before": before, "after": after}
+    cases = []
+    for key, f, s1, s4k, extra in SCENES:
+        cases += [(key, f, 1, 1, s1, extra), (key, f, 4096, 1, s4k, extra), (key, f, 4096, 2, s4k, extra)]
+    res = {(c[0], c[2], c[3], b): [] for c in cases for b in bins}
+    for _ in range(reps):
+        for key, f, w, t, s, extra in cases:
+            for b, path in bins.items():
+                res[(key, w, t, b)].append(run(path, f, w, t, s, extra))
+    med = {k: statistics.median(v) for k, v in res.items()}
+    noise = {k: max(v) / min(v) - 1 for k, v in res.items()}
+    print("| scene | 1 world, 1 thread: before → after µs | change | noise | 4096 worlds, 2 threads: before → after µs"
+          " | 2-thread speed-up at 4096: before → after |")
+    print("|---|---|---|---|---|---|")
+    for key, *_ in SCENES:
+        b1, a1 = med[(key, 1, 1, "before")], med[(key, 1, 1, "after")]
+        n1 = max(noise[(key, 1, 1, "before")], noise[(key, 1, 1, "after")])
+        b2, a2 = med[(key, 4096, 2, "before")], med[(key, 4096, 2, "after")]
+        sb = med[(key, 4096, 1, "before")] / b2
+        sa = med[(key, 4096, 1, "after")] / a2
+        print(f"| {key} | {b1:.2f} → {a1:.2f} | {100 * (a1 / b1 - 1):+.1f}% | ±{100 * n1:.1f}% | "
+              f"{b2:.2f} → {a2:.2f} | {sb:.2f}× → {sa:.2f}× |")
+
+
+if __name__ == "__main__":
+    main()
