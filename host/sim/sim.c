@@ -1,8 +1,6 @@
-/* Sim creation, stepping and the state/status/reset calls of include/isobar/sim.h.
- *
- * Memory is world-major (x[world][item]). Everything is allocated in iso_sim_create; the
- * getters and setters move rows between the caller and the backend, checking every value
- * before the first byte changes, so a rejected call leaves the sim as it was. */
+/* Sim creation, destruction and stepping (include/isobar/sim.h). State, status and reset live
+ * in sim_state.c, selections in sim_select.c, the per-world arrays in the data table
+ * (sim_data.h). Everything is allocated in iso_sim_create. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,10 +122,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
     for (int k = 0; k < 6; ++k) inertia[6 * b + k] = bd->inertia[k];
   }
 
-  TRY(backend_alloc(&s->be, (void **)&s->q, nw * (size_t)s->nq * sizeof(real)));
-  TRY(backend_alloc(&s->be, (void **)&s->v, nw * (size_t)s->nv * sizeof(real)));
-  TRY(backend_alloc(&s->be, (void **)&s->time, nw * sizeof(real)));
-  TRY(backend_alloc(&s->be, (void **)&s->status, nw * sizeof(uint32_t)));
+  TRY(sim_data_create(s));
   TRY(alloc_param(s, ISO_PARAM_GRAVITY, 1, 3, m->def.gravity));
   TRY(alloc_param(s, ISO_PARAM_BODY_MASS, s->nbody, 1, mass));
   TRY(alloc_param(s, ISO_PARAM_BODY_COM, s->nbody, 3, com));
@@ -175,10 +170,7 @@ void iso_sim_destroy(isoSim *s) {
   backend_sync(&s->be);
   sap_destroy(s);
   contact_destroy(s);
-  backend_free(&s->be, s->q);
-  backend_free(&s->be, s->v);
-  backend_free(&s->be, s->time);
-  backend_free(&s->be, s->status);
+  sim_data_destroy(s);
   for (int p = 0; p < ISO_PARAM_COUNT; ++p) backend_free(&s->be, s->param[p].f.data);
   backend_release(&s->be);
   free(s->q_init);

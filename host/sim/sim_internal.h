@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 #include "host/backend/backend.h"
+#include "host/base/arena.h"
+#include "host/sim/sim_data.h"
 #include "isobar/sim.h"
 #include "kernels/core.h"
 #include "kernels/world_field.h"
@@ -25,7 +27,10 @@ struct isoSim {
   real dt;
   long long nstep;
 
-  /* state, backend memory */
+  /* per-world arrays of the data table (host/sim/sim_data.h), in the arena, backend memory */
+  isoArena arena;
+  size_t data_off[SIMD_COUNT];   /* where each table entry starts in the arena */
+  size_t data_count[SIMD_COUNT]; /* its elements per world */
   real *q;          /* generalized positions (nworld, nq) */
   real *v;          /* generalized velocities (nworld, nv) */
   real *time;       /* simulated time (nworld) */
@@ -41,6 +46,13 @@ struct isoSim {
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
 };
+
+/* The data table's arrays: plan, allocate and bind them (creation); free them; apply each
+ * entry's reset action to the selected worlds (host/sim/sim_data.c). */
+struct simSel;
+isoStatus sim_data_create(isoSim *s);
+void sim_data_destroy(isoSim *s);
+isoStatus sim_data_reset(isoSim *s, const struct simSel *q);
 
 /* A checked world selection (host/sim/sim_select.c): n worlds, walked with sel_next. */
 typedef struct simSel {

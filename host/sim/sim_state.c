@@ -89,13 +89,7 @@ isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
   simSel q;
   isoStatus st = sim_select(s, w, fn, &q);
   if (st != ISO_OK || q.n == 0) return st;
-  const uint32_t zero = 0;
-  const real t0 = 0;
-  size_t qrow = (size_t)s->nq * sizeof(real), vrow = (size_t)s->nv * sizeof(real);
-  st = sim_scatter_rows(s, &q, s->q, (long)qrow, qrow, s->q_init, 1);
-  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->v, (long)vrow, vrow, s->v_init, 1);
-  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->time, sizeof(real), sizeof(real), &t0, 1);
-  if (st == ISO_OK) st = sim_scatter_rows(s, &q, s->status, sizeof(uint32_t), sizeof(uint32_t), &zero, 1);
+  st = sim_data_reset(s, &q);
   int it = 0;
   for (int world; st == ISO_OK && s->contact && (world = sel_next(&q, &it)) >= 0;)
     st = contact_reset_world(s, world);

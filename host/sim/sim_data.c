@@ -1,0 +1,73 @@
+/* The data table's descriptors (host/sim/sim_data.h) and the sim-side loops over it:
+ * planning the arena, binding the sim's pointers, resetting selected worlds. */
+#include "host/sim/sim_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/sim/sim_internal.h"
+
+const simDataInfo sim_data_info[SIMD_COUNT] = {
+#define SIM_DATA_INFO(type, name, count, writer, reset) {#name, writer, sizeof(type), reset},
+    SIM_DATA(SIM_DATA_INFO)
+#undef SIM_DATA_INFO
+};
+
+void sim_data_counts(const simSizes *z, size_t count[SIMD_COUNT]) {
+#define SIM_DATA_COUNT(type, name, n, writer, reset) count[SIMD_##name] = (size_t)(n);
+  SIM_DATA(SIM_DATA_COUNT)
+#undef SIM_DATA_COUNT
+}
+
+isoStatus sim_data_create(isoSim *s) {
+  simSizes z;
+  z.nq = s->nq;
+  z.nv = s->nv;
+  sim_data_counts(&z, s->data_count);
+  memset(&s->arena, 0, sizeof s->arena);
+  for (int k = 0; k < SIMD_COUNT; ++k)
+    if (arena_plan(&s->arena, (size_t)s->nworld * s->data_count[k], sim_data_info[k].elem, &s->data_off[k]) != 0)
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds: the size of '%s' overflows", s->nworld,
+                      sim_data_info[k].name);
+  isoStatus st = backend_alloc(&s->be, (void **)&s->arena.base, s->arena.size);
+  if (st == ISO_ERR_NOMEM)
+    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the state of %d worlds (%.1f MiB)",
+                    s->nworld, (double)s->arena.size / 1048576.0);
+  if (st != ISO_OK) return st;
+#define SIM_DATA_BIND(type, name, count, writer, reset) \
+  s->name = (type *)arena_at(&s->arena, s->data_off[SIMD_##name]);
+  SIM_DATA(SIM_DATA_BIND)
+#undef SIM_DATA_BIND
+  return ISO_OK;
+}
+
+void sim_data_destroy(isoSim *s) {
+  backend_free(&s->be, s->arena.base);
+  s->arena.base = NULL;
+}
+
+static const void *init_row(const isoSim *s, int k) {
+  switch (k) {
+    case SIMD_q: return s->q_init;
+    case SIMD_v: return s->v_init;
+  }
+  return NULL;
+}
+
+isoStatus sim_data_reset(isoSim *s, const simSel *q) {
+  size_t widest = 0;
+  for (int k = 0; k < SIMD_COUNT; ++k)
+    if (s->data_count[k] * sim_data_info[k].elem > widest) widest = s->data_count[k] * sim_data_info[k].elem;
+  void *zeros = calloc(widest + 1, 1);
+  if (!zeros) return iso_fail(ISO_ERR_NOMEM, "iso_sim_reset: out of memory");
+  isoStatus st = ISO_OK;
+  for (int k = 0; k < SIMD_COUNT && st == ISO_OK; ++k) {
+    size_t row = s->data_count[k] * sim_data_info[k].elem;
+    const void *src = sim_data_info[k].reset == SIM_RESET_INIT ? init_row(s, k) : zeros;
+    if (sim_data_info[k].reset != SIM_RESET_KEEP && row > 0)
+      st = sim_scatter_rows(s, q, arena_at(&s->arena, s->data_off[k]), (long)row, row, src, 1);
+  }
+  free(zeros);
+  return st;
+}
