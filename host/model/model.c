@@ -62,6 +62,7 @@ void iso_model_destroy(isoModel *m) {
   free(m->body);
   model_geometry_free(m);
   hydro_free(&m->hydro);
+  model_flat_free(&m->flat);
   free(m);
 }
 
@@ -166,7 +167,11 @@ isoStatus iso_model_compile(isoModel *m) {
   isoStatus st = iso_model_validate(m);
   if (st != ISO_OK) return st;
   st = hydro_build(m, &m->hydro);
-  if (st != ISO_OK) return st;
+  if (st == ISO_OK) st = model_flatten(m, &m->flat);
+  if (st != ISO_OK) {
+    hydro_free(&m->hydro);
+    return st;
+  }
   m->compiled = 1;
   return ISO_OK;
 }

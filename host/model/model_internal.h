@@ -3,6 +3,7 @@
 #define ISO_HOST_MODEL_INTERNAL_H
 
 #include "host/assets/assets.h"
+#include "host/model/model_flat.h"
 #include "isobar/geometry.h"
 #include "isobar/model.h"
 
@@ -18,6 +19,7 @@ struct isoModel {
   int exclude_cap;
   int *exclude; /* (nexclude, 2) user-excluded geometry pairs, smaller index first */
   modelHydro hydro; /* built at compile: assets, per-geometry kinds, pair table */
+  modelFlat flat;   /* built at compile: the flat arrays every sim shares (model_flat.h) */
   int compiled;
 };
 

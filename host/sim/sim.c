@@ -97,70 +97,42 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
 
   size_t nw = (size_t)s->nworld;
   int wmax = s->nq > 6 ? s->nq : 6; /* widest row: a body's q, or a 6-value parameter */
-  s->q_init = (real *)calloc((size_t)s->nq + 1, sizeof(real));
-  s->v_init = (real *)calloc((size_t)s->nv + 1, sizeof(real));
+  TRY(model_flat_copy(&m->flat, &s->model));
+  model_view_bind(&s->model, s->model.arena.base, &s->mh);
+  if (s->be.kind == ISO_BACKEND_CPU) {
+    s->md = s->mh;
+  } else { /* one upload of the whole block */
+    TRY(backend_alloc(&s->be, &s->model_dev, s->model.arena.size));
+    TRY(backend_upload(&s->be, s->model_dev, s->model.arena.base, s->model.arena.size));
+    model_view_bind(&s->model, s->model_dev, &s->md);
+  }
+  const modelView mv = s->mh;
+  s->q_init = mv.q0;
+  s->v_init = mv.v0;
   s->seen = (unsigned char *)calloc(nw, 1);
   s->stage = (real *)calloc(nw * (size_t)wmax, sizeof(real));
-  real *mass = (real *)calloc((size_t)s->nbody + 1, sizeof(real));
-  real *com = (real *)calloc(3 * (size_t)s->nbody + 1, sizeof(real));
-  real *inertia = (real *)calloc(6 * (size_t)s->nbody + 1, sizeof(real));
-  if (!s->q_init || !s->v_init || !s->seen || !s->stage || !mass || !com || !inertia) {
+  if (!s->seen || !s->stage) {
     st = iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of host memory for %d worlds", s->nworld);
     goto fail;
   }
-  for (int b = 0; b < s->nbody; ++b) {
-    const isoBodyDef *bd = &m->body[b];
-    real *q = s->q_init + RIGID_NQ * b, *v = s->v_init + RIGID_NV * b;
-    for (int k = 0; k < 4; ++k) q[k] = bd->quaternion[k];
-    for (int k = 0; k < 3; ++k) {
-      q[4 + k] = bd->position[k];
-      v[k] = bd->angular_velocity[k];
-      v[3 + k] = bd->linear_velocity[k];
-      com[3 * b + k] = bd->com[k];
-    }
-    mass[b] = bd->mass;
-    for (int k = 0; k < 6; ++k) inertia[6 * b + k] = bd->inertia[k];
-  }
-
   TRY(sim_data_create(s));
+  /* every parameter starts shared, from the compiled model's values */
+  const int nb = s->nbody, ng = m->ngeom;
   TRY(alloc_param(s, ISO_PARAM_GRAVITY, 1, 3, m->def.gravity));
-  TRY(alloc_param(s, ISO_PARAM_BODY_MASS, s->nbody, 1, mass));
-  TRY(alloc_param(s, ISO_PARAM_BODY_COM, s->nbody, 3, com));
-  TRY(alloc_param(s, ISO_PARAM_BODY_INERTIA, s->nbody, 6, inertia));
-  {
-    /* contact materials per geometry (world-stride fields like the body ones) */
-    int ng = m->ngeom;
-    /* Drake's estimate for geometries without stiffness or dissipation (reference §4.4) */
-    double m_max = 0, gn = sqrt(m->def.gravity[0] * m->def.gravity[0] + m->def.gravity[1] * m->def.gravity[1] +
-                                m->def.gravity[2] * m->def.gravity[2]);
-    for (int b = 0; b < m->nbody; ++b) m_max = fmax(m_max, m->body[b].mass);
-    real k_est, d_est;
-    sap_penetration_allowance_params(m_max, gn, m->def.penetration_allowance, &k_est, &d_est, NULL);
-    real *gv = (real *)calloc(2 * (size_t)ng + 1, sizeof(real));
-    if (!gv) TRY(iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory"));
-    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].hydroelastic_modulus;
-    st = alloc_param(s, ISO_PARAM_GEOM_MODULUS, ng, 1, gv);
-    for (int g = 0; g < ng; ++g)
-      gv[g] = isnan(m->geom[g].hunt_crossley_dissipation) ? d_est : m->geom[g].hunt_crossley_dissipation;
-    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_DISSIPATION, ng, 1, gv);
-    for (int g = 0; g < ng; ++g) gv[2 * g] = m->geom[g].mu_static, gv[2 * g + 1] = m->geom[g].mu_dynamic;
-    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_FRICTION, ng, 2, gv);
-    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].point_stiffness == 0 ? k_est : m->geom[g].point_stiffness;
-    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_STIFFNESS, ng, 1, gv);
-    for (int g = 0; g < ng; ++g) gv[g] = m->geom[g].relaxation_time;
-    if (st == ISO_OK) st = alloc_param(s, ISO_PARAM_GEOM_RELAXATION, ng, 1, gv);
-    free(gv);
-    if (st != ISO_OK) goto fail;
-  }
-  free(mass), free(com), free(inertia);
-  mass = com = inertia = NULL;
+  TRY(alloc_param(s, ISO_PARAM_BODY_MASS, nb, 1, mv.body_mass));
+  TRY(alloc_param(s, ISO_PARAM_BODY_COM, nb, 3, mv.body_com));
+  TRY(alloc_param(s, ISO_PARAM_BODY_INERTIA, nb, 6, mv.body_inertia));
+  TRY(alloc_param(s, ISO_PARAM_GEOM_MODULUS, ng, 1, mv.geom_E));
+  TRY(alloc_param(s, ISO_PARAM_GEOM_DISSIPATION, ng, 1, mv.geom_d));
+  TRY(alloc_param(s, ISO_PARAM_GEOM_FRICTION, ng, 2, mv.geom_mu));
+  TRY(alloc_param(s, ISO_PARAM_GEOM_STIFFNESS, ng, 1, mv.geom_k));
+  TRY(alloc_param(s, ISO_PARAM_GEOM_RELAXATION, ng, 1, mv.geom_tau));
   TRY(iso_sim_reset(s, iso_worlds_all()));
   TRY(contact_create(s, m));
   TRY(sap_create(s, m));
   *out = s;
   return ISO_OK;
 fail:
-  free(mass), free(com), free(inertia);
   iso_sim_destroy(s);
   return st;
 }
@@ -171,10 +143,10 @@ void iso_sim_destroy(isoSim *s) {
   sap_destroy(s);
   contact_destroy(s);
   sim_data_destroy(s);
+  backend_free(&s->be, s->model_dev);
+  model_flat_free(&s->model);
   for (int p = 0; p < ISO_PARAM_COUNT; ++p) backend_free(&s->be, s->param[p].f.data);
   backend_release(&s->be);
-  free(s->q_init);
-  free(s->v_init);
   free(s->seen);
   free(s->stage);
   free(s);

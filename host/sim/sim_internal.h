@@ -7,6 +7,7 @@
 
 #include "host/backend/backend.h"
 #include "host/base/arena.h"
+#include "host/model/model_flat.h"
 #include "host/sim/sim_data.h"
 #include "isobar/sim.h"
 #include "kernels/core.h"
@@ -37,8 +38,13 @@ struct isoSim {
   uint32_t *status; /* ISO_WORLD_* bits (nworld) */
 
   /* host memory */
-  real *q_init;  /* initial positions (nq), from the model */
-  real *v_init;  /* initial velocities (nv) */
+  /* the compiled model, copied at creation so the sim outlives its model */
+  modelFlat model;    /* host copy of the block */
+  void *model_dev;    /* backend copy of the block (CUDA; NULL on the CPU, where the host copy serves) */
+  modelView mh;       /* the arrays of the host copy */
+  modelView md;       /* the arrays in backend memory, for the stages */
+  const real *q_init; /* initial positions (nq), host: mh.q0 */
+  const real *v_init; /* initial velocities (nv), host: mh.v0 */
   unsigned char *seen; /* repeat check of a written selection (nworld); writers only */
   real *stage;   /* staging for checked writes (nworld · max(nq, 6)); writers only */
 

@@ -1,0 +1,185 @@
+/* Compiling a model into its flat arrays (host/model/model_flat.h).
+ *
+ * Everything a sim reads of its model is decided here, once per model: the per-body and
+ * per-geometry values with Drake's estimates filled in for materials left unset, the assets
+ * concatenated with their offsets, the pair tables. Sims of the model share the result. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/model/model_flat.h"
+#include "host/model/model_internal.h"
+#include "kernels/contact/combine.h"
+#include "kernels/rigid/free_body.h"
+
+void model_view_bind(const modelFlat *f, const void *base, modelView *out) {
+  const char *b = (const char *)base;
+  out->z = f->z;
+#define MODEL_FLAT_BIND(type, name, count) out->name = (const type *)(const void *)(b + f->off[MF_##name]);
+  MODEL_FLAT(MODEL_FLAT_BIND)
+#undef MODEL_FLAT_BIND
+}
+
+static modelSizes sizes_of(const isoModel *m) {
+  const modelHydro *h = &m->hydro;
+  modelSizes z;
+  memset(&z, 0, sizeof z);
+  z.nbody = m->nbody;
+  z.nq = RIGID_NQ * m->nbody;
+  z.nv = RIGID_NV * m->nbody;
+  z.ngeom = m->ngeom;
+  z.nasset = h->nasset;
+  for (int a = 0; a < h->nasset; ++a) {
+    const hydroAsset *as = &h->asset[a];
+    z.nvert += as->kind == HGEOM_TETS ? as->tets.nvert : as->tris.nvert;
+    z.nelem += as->kind == HGEOM_TETS ? as->tets.ntet : as->tris.ntri;
+    z.nnode += as->bvh.nnode;
+  }
+  z.npair = h->npair;
+  z.nfallback = h->nfallback;
+  for (int g = 0; g < m->ngeom; ++g) z.npoint_vert += h->point_nvert ? h->point_nvert[g] : 0;
+  return z;
+}
+
+/* Writable pointers into the block being filled (the view is const by design). */
+typedef struct flatFill {
+#define MODEL_FLAT_MUT(type, name, count) type *name;
+  MODEL_FLAT(MODEL_FLAT_MUT)
+#undef MODEL_FLAT_MUT
+} flatFill;
+
+static void fill_bodies(const isoModel *m, flatFill *o) {
+  for (int b = 0; b < m->nbody; ++b) {
+    const isoBodyDef *bd = &m->body[b];
+    real *q = o->q0 + RIGID_NQ * b, *v = o->v0 + RIGID_NV * b;
+    for (int k = 0; k < 4; ++k) q[k] = bd->quaternion[k];
+    for (int k = 0; k < 3; ++k) {
+      q[4 + k] = bd->position[k];
+      v[k] = bd->angular_velocity[k];
+      v[3 + k] = bd->linear_velocity[k];
+      o->body_com[3 * b + k] = bd->com[k];
+    }
+    o->body_mass[b] = bd->mass;
+    for (int k = 0; k < 6; ++k) o->body_inertia[6 * b + k] = bd->inertia[k];
+  }
+}
+
+static void fill_geometries(const isoModel *m, flatFill *o) {
+  const modelHydro *h = &m->hydro;
+  /* Drake's estimates for geometries without stiffness or dissipation (reference §4.4): from
+   * the heaviest body, the gravity and the model's penetration allowance */
+  double m_max = 0;
+  const double *gr = m->def.gravity;
+  double gn = sqrt(gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
+  for (int b = 0; b < m->nbody; ++b) m_max = fmax(m_max, m->body[b].mass);
+  real k_est, d_est;
+  sap_penetration_allowance_params(m_max, gn, m->def.penetration_allowance, &k_est, &d_est, NULL);
+  long pv = 0;
+  for (int g = 0; g < m->ngeom; ++g) {
+    const isoGeometryDef *gd = &m->geom[g];
+    o->geom_body[g] = gd->body;
+    o->geom_X_BG[g] = xf_make(quat_make(gd->quaternion[0], gd->quaternion[1], gd->quaternion[2], gd->quaternion[3]),
+                              v3(gd->position[0], gd->position[1], gd->position[2]));
+    o->geom_shape[g] = gd->shape;
+    for (int k = 0; k < 3; ++k) o->geom_size[3 * g + k] = gd->size[k];
+    o->geom_kind[g] = h->geom[g].kind;
+    o->geom_asset[g] = h->geom[g].asset;
+    o->geom_margin[g] = gd->margin;
+    o->geom_slab[g] = gd->slab_thickness > 0 ? gd->slab_thickness : 1.0;
+    o->geom_E[g] = gd->hydroelastic_modulus;
+    o->geom_d[g] = isnan(gd->hunt_crossley_dissipation) ? d_est : gd->hunt_crossley_dissipation;
+    o->geom_mu[2 * g] = gd->mu_static;
+    o->geom_mu[2 * g + 1] = gd->mu_dynamic;
+    o->geom_k[g] = gd->point_stiffness == 0 ? k_est : gd->point_stiffness;
+    o->geom_tau[g] = gd->relaxation_time;
+    int nv = h->point_nvert ? h->point_nvert[g] : 0;
+    o->point_nvert[g] = nv;
+    o->point_vert0[g] = pv;
+    if (nv > 0) memcpy(o->point_vert + 3 * pv, h->point_vert + 3 * pv, sizeof(real) * 3 * (size_t)nv);
+    pv += nv;
+  }
+}
+
+static void fill_assets(const modelHydro *h, flatFill *o) {
+  long v = 0, e = 0, n = 0;
+  for (int a = 0; a < h->nasset; ++a) {
+    const hydroAsset *as = &h->asset[a];
+    o->asset_vert0[a] = (int)v, o->asset_elem0[a] = (int)e, o->asset_node0[a] = (int)n;
+    o->asset_nnode[a] = as->bvh.nnode;
+    if (as->kind == HGEOM_TETS) {
+      const tetMesh *t = &as->tets;
+      memcpy(o->vert + 3 * v, t->vert, sizeof(real) * 3 * (size_t)t->nvert);
+      memcpy(o->pressure + v, t->pressure, sizeof(real) * (size_t)t->nvert);
+      memcpy(o->elem + 4 * e, t->tet, sizeof(int) * 4 * (size_t)t->ntet);
+      memcpy(o->grad + 3 * e, t->grad, sizeof(real) * 3 * (size_t)t->ntet);
+      memcpy(o->porig + e, t->p_origin, sizeof(real) * (size_t)t->ntet);
+      v += t->nvert;
+      e += t->ntet;
+    } else {
+      const triMesh *t = &as->tris;
+      memcpy(o->vert + 3 * v, t->vert, sizeof(real) * 3 * (size_t)t->nvert);
+      for (int i = 0; i < t->ntri; ++i) {
+        for (int k = 0; k < 3; ++k) o->elem[4 * (e + i) + k] = t->tri[3 * i + k];
+        o->elem[4 * (e + i) + 3] = -1;
+      }
+      memcpy(o->normal + 3 * e, t->normal, sizeof(real) * 3 * (size_t)t->ntri);
+      v += t->nvert;
+      e += t->ntri;
+    }
+    memcpy(o->node + n, as->bvh.node, sizeof(bvhNode) * (size_t)as->bvh.nnode);
+    memcpy(o->bvh_elem + o->asset_elem0[a], as->bvh.elem, sizeof(int) * (size_t)as->bvh.nelem);
+    memcpy(o->bvh_box + 6L * o->asset_elem0[a], as->bvh.box, sizeof(real) * 6 * (size_t)as->bvh.nelem);
+    n += as->bvh.nnode;
+  }
+  for (int p = 0; p < h->npair; ++p) {
+    o->pair_m[p] = h->pair[p].m;
+    o->pair_n[p] = h->pair[p].n;
+    o->pair_kind[p] = h->pair[p].kind;
+  }
+  for (int p = 0; p < h->nfallback; ++p) {
+    o->fallback_a[p] = h->fallback[p].m;
+    o->fallback_b[p] = h->fallback[p].n;
+  }
+}
+
+isoStatus model_flatten(const isoModel *m, modelFlat *f) {
+  memset(f, 0, sizeof *f);
+  const modelSizes *z = &f->z;
+  f->z = sizes_of(m);
+#define MODEL_FLAT_PLAN(type, name, count)                                     \
+  if (arena_plan(&f->arena, (size_t)(count), sizeof(type), &f->off[MF_##name]) != 0) \
+    return iso_fail(ISO_ERR_INVALID, "iso_model_compile: the model's '%s' array is too large", #name);
+  MODEL_FLAT(MODEL_FLAT_PLAN)
+#undef MODEL_FLAT_PLAN
+  /* calloc: padding between arrays is zero, so the block's bytes are reproducible */
+  f->arena.base = (char *)calloc(f->arena.size ? f->arena.size : 1, 1);
+  if (!f->arena.base)
+    return iso_fail(ISO_ERR_NOMEM, "iso_model_compile: out of memory for the compiled model (%.1f MiB)",
+                    (double)f->arena.size / 1048576.0);
+  flatFill o;
+#define MODEL_FLAT_FILL(type, name, count) o.name = (type *)(void *)arena_at(&f->arena, f->off[MF_##name]);
+  MODEL_FLAT(MODEL_FLAT_FILL)
+#undef MODEL_FLAT_FILL
+  fill_bodies(m, &o);
+  fill_geometries(m, &o);
+  fill_assets(&m->hydro, &o);
+  return ISO_OK;
+}
+
+isoStatus model_flat_copy(const modelFlat *src, modelFlat *dst) {
+  *dst = *src;
+  dst->arena.base = (char *)malloc(src->arena.size ? src->arena.size : 1);
+  if (!dst->arena.base) {
+    memset(dst, 0, sizeof *dst);
+    return iso_fail(ISO_ERR_NOMEM, "out of memory for a copy of the compiled model (%.1f MiB)",
+                    (double)src->arena.size / 1048576.0);
+  }
+  memcpy(dst->arena.base, src->arena.base, src->arena.size);
+  return ISO_OK;
+}
+
+void model_flat_free(modelFlat *f) {
+  free(f->arena.base);
+  memset(f, 0, sizeof *f);
+}

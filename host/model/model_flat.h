@@ -1,0 +1,107 @@
+/* Internal: the compiled model — flat, read-only arrays every sim of a model shares.
+ *
+ * iso_model_compile lays every array out in one block (host/base/arena.h) from the table
+ * below: bodies, geometries with their contact materials, the hydroelastic assets
+ * concatenated, the pair tables, the point-contact hulls. A sim on the CPU reads the block in
+ * place; a sim on the GPU uploads it in one copy and binds a view at the device address
+ * (model_view_bind), so no pointer inside the block is ever stored. Joints and deformables add
+ * entries to the table; they do not change these.
+ *
+ *   X(type, name, count)    count: an expression of z (const modelSizes *) */
+#ifndef ISO_HOST_MODEL_FLAT_H
+#define ISO_HOST_MODEL_FLAT_H
+
+#include <stddef.h>
+
+#include "host/base/arena.h"
+#include "isobar/status.h"
+#include "kernels/collide/bvh.h"
+#include "kernels/core.h"
+#include "kernels/math/transform.h"
+
+typedef struct modelSizes {
+  int nbody, nq, nv;       /* bodies, generalized positions and velocities */
+  int ngeom, nasset;       /* geometries, hydroelastic assets */
+  long nvert, nelem, nnode; /* asset vertices, elements (tets or triangles), BVH nodes, summed */
+  int npair, nfallback;    /* hydroelastic pairs, point-contact pairs */
+  long npoint_vert;        /* point-contact hull vertices, summed */
+} modelSizes;
+
+#define MODEL_FLAT(X)                                                                              \
+  /* bodies */                                                                                     \
+  X(real, body_mass, z->nbody)            /* kg */                                                 \
+  X(real, body_com, 3L * z->nbody)        /* centre of mass in the body frame, m */                \
+  X(real, body_inertia, 6L * z->nbody)    /* Ixx Iyy Izz Ixy Ixz Iyz about the COM, kg m² */        \
+  X(real, q0, z->nq)                      /* initial positions, [qw qx qy qz px py pz] per body */  \
+  X(real, v0, z->nv)                      /* initial velocities, [w v] per body */                 \
+  /* geometries */                                                                                 \
+  X(int, geom_body, z->ngeom)             /* body index, -1 for the world */                       \
+  X(xform, geom_X_BG, z->ngeom)           /* pose in the body (or world) frame */                  \
+  X(int, geom_shape, z->ngeom)            /* isoShape */                                           \
+  X(real, geom_size, 3L * z->ngeom)       /* isoGeometryDef.size */                                \
+  X(int, geom_kind, z->ngeom)             /* HGEOM_*: how it takes part in hydroelastic contact */ \
+  X(int, geom_asset, z->ngeom)            /* asset index, -1 when none */                          \
+  X(real, geom_margin, z->ngeom)          /* m */                                                  \
+  X(real, geom_slab, z->ngeom)            /* slab thickness of a compliant half-space, m */        \
+  X(real, geom_E, z->ngeom)               /* hydroelastic modulus, Pa */                           \
+  X(real, geom_d, z->ngeom)               /* Hunt–Crossley dissipation, s/m (estimate filled in) */ \
+  X(real, geom_mu, 2L * z->ngeom)         /* static, dynamic friction */                           \
+  X(real, geom_k, z->ngeom)               /* point stiffness, N/m (estimate filled in) */          \
+  X(real, geom_tau, z->ngeom)             /* relaxation time, s */                                 \
+  X(int, point_nvert, z->ngeom)           /* hull vertices for point contact, 0 for primitives */  \
+  X(long, point_vert0, z->ngeom)          /* first hull vertex in point_vert */                    \
+  X(real, point_vert, 3L * z->npoint_vert) /* hull vertices in each geometry's frame */            \
+  /* hydroelastic assets, concatenated */                                                          \
+  X(int, asset_vert0, z->nasset)          /* first vertex in vert */                               \
+  X(int, asset_elem0, z->nasset)          /* first element in elem/grad/porig/normal/bvh_* */      \
+  X(int, asset_node0, z->nasset)          /* first BVH node */                                     \
+  X(int, asset_nnode, z->nasset)          /* BVH nodes */                                          \
+  X(real, vert, 3L * z->nvert)            /* in the geometry frame */                              \
+  X(real, pressure, z->nvert)             /* unit-modulus field; 0 for rigid assets */              \
+  X(int, elem, 4L * z->nelem)             /* vertex indices local to the asset; triangles: 3, -1 */ \
+  X(real, grad, 3L * z->nelem)            /* unit-modulus gradient (tets) */                       \
+  X(real, porig, z->nelem)                /* unit-modulus field at the geometry origin (tets) */   \
+  X(real, normal, 3L * z->nelem)          /* outward unit normal (triangles) */                    \
+  X(bvhNode, node, z->nnode)              /* every asset's BVH nodes */                            \
+  X(int, bvh_elem, z->nelem)              /* leaf order, local ids */                              \
+  X(real, bvh_box, 6L * z->nelem)         /* element boxes in leaf order */                        \
+  /* pairs */                                                                                      \
+  X(int, pair_m, z->npair)                /* geometry M of each hydroelastic pair */               \
+  X(int, pair_n, z->npair)                /* geometry N */                                         \
+  X(int, pair_kind, z->npair)             /* isoPairKind */                                        \
+  X(int, fallback_a, z->nfallback)        /* point-contact pairs */                                \
+  X(int, fallback_b, z->nfallback)
+
+enum {
+#define MODEL_FLAT_ENUM(type, name, count) MF_##name,
+  MODEL_FLAT(MODEL_FLAT_ENUM)
+#undef MODEL_FLAT_ENUM
+  MF_COUNT
+};
+
+typedef struct modelFlat {
+  modelSizes z;
+  isoArena arena;      /* one host block holding every array */
+  size_t off[MF_COUNT]; /* where each array starts in it */
+} modelFlat;
+
+/* Pointers to every array of a compiled model, at a given base address (host or device). */
+typedef struct modelView {
+  modelSizes z;
+#define MODEL_FLAT_PTR(type, name, count) const type *name;
+  MODEL_FLAT(MODEL_FLAT_PTR)
+#undef MODEL_FLAT_PTR
+} modelView;
+
+/* The view of `f` whose block starts at `base` (f->arena.base for the host copy, or a device
+ * copy of the block). */
+void model_view_bind(const modelFlat *f, const void *base, modelView *out);
+
+struct isoModel;
+/* Lay out and fill the flat arrays of a validated model whose assets are built (compile). */
+isoStatus model_flatten(const struct isoModel *m, modelFlat *out);
+/* A copy with its own block (a sim keeps one, so it outlives its model). */
+isoStatus model_flat_copy(const modelFlat *src, modelFlat *dst);
+void model_flat_free(modelFlat *f);
+
+#endif
