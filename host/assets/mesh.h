@@ -76,7 +76,7 @@ isoStatus mesh_tet_gradients(tetMesh *m, const char *what);
  * vertices renumbered compactly. */
 isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what);
 
-/* ---- files and hulls (host/assets/mesh_io.c, host/assets/mesh_hull.c) ------------------------------------ */
+/* ---- files and hulls (host/assets/mesh_obj.c, mesh_vtk.c, mesh_hull.c) ------------------------ */
 /* Wavefront OBJ: v and f lines (polygons fan-triangulated; v/vt/vn index forms; negative
  * indices), scaled per axis. Errors name the file and line. require_closed: every edge must
  * be shared by exactly two triangles. */
