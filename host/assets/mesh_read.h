@@ -13,13 +13,9 @@
 #define ISO_HOST_MESH_READ_H
 
 #include <stddef.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "isobar/status.h"
-
-/* The element bound mesh_core.c allocates up to; larger declared counts are rejected. */
-#define MESH_MAX_ITEMS (INT32_MAX / 8)
 
 /* The whole file as one NUL-terminated buffer (read in chunks, so pipes work too). */
 isoStatus mesh_read_slurp(const char *path, char **text, size_t *len);
