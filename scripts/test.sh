@@ -7,6 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 jobs=$(nproc 2>/dev/null || echo 2)
+python3 scripts/check_layout.py  # layout rules of DESIGN.md, before anything is built
 
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DISO_WERROR=ON \
   -DISO_REQUIRE_CUDA="${ISO_REQUIRE_CUDA:-0}" >build-configure.log

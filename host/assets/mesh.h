@@ -12,6 +12,8 @@
 #ifndef ISO_HOST_MESH_H
 #define ISO_HOST_MESH_H
 
+#include <stdint.h>
+
 #include "isobar/status.h"
 #include "kernels/core.h"
 
@@ -30,6 +32,11 @@ typedef struct triMesh {
   int *tri;     /* vertex indices (ntri, 3), counter-clockwise seen from outside */
   real *normal; /* unit outward normal per triangle (ntri, 3) */
 } triMesh;
+
+/* The most vertices or elements any mesh may have: tet_mesh_alloc and tri_mesh_alloc size
+ * arrays of up to 4·n ints, so this keeps every byte count within int32 range; readers and
+ * builders reject larger counts before allocating. */
+#define MESH_MAX_ITEMS (INT32_MAX / 8)
 
 void tet_mesh_free(tetMesh *m);
 void tri_mesh_free(triMesh *m);
@@ -76,7 +83,7 @@ isoStatus mesh_tet_gradients(tetMesh *m, const char *what);
  * vertices renumbered compactly. */
 isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what);
 
-/* ---- files and hulls (host/assets/mesh_io.c, host/assets/mesh_hull.c) ------------------------------------ */
+/* ---- files and hulls (host/assets/mesh_obj.c, mesh_vtk.c, mesh_hull.c, mesh_convex.c) --------- */
 /* Wavefront OBJ: v and f lines (polygons fan-triangulated; v/vt/vn index forms; negative
  * indices), scaled per axis. Errors name the file and line. require_closed: every edge must
  * be shared by exactly two triangles. */

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_load.h"
+#include "host/loaders/scene_report.h"
 
 isoLoadOptions iso_default_load_options(void) {
   isoLoadOptions o;
@@ -101,7 +102,7 @@ static isoStatus compile_located(const sceneCtx *c, isoStatus st) {
       return iso_fail(st, "%s:%d: <collision name='%s'>: %s", c->geoms[i].file->path, c->geoms[i].line,
                       c->geoms[i].def.name, msg);
   }
-  return iso_fail(st, "%s: %s", c->files[0]->path, msg);
+  return iso_fail(st, "%s: %s", c->mem.files[0]->path, msg);
 }
 
 static isoStatus build(sceneCtx *c, int *uf, int *child_of, int *root_of, int *body_of, isoModel **out) {
@@ -213,13 +214,10 @@ isoStatus scene_build(sceneCtx *c, isoModel **out) {
 }
 
 static void ctx_free(sceneCtx *c) {
-  for (int i = 0; i < c->nfile; ++i) xmlFreeDoc(c->files[i]->doc);
-  free(c->files);
   free(c->links);
   free(c->geoms);
   free(c->joints);
-  for (int i = 0; i < c->nalloc; ++i) free(c->allocs[i]);
-  free(c->allocs);
+  scene_mem_free(&c->mem);
 }
 
 isoStatus iso_scene_load(const char *path, const isoLoadOptions *opt, isoModel **out, isoLoadReport **report) {

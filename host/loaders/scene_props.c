@@ -7,16 +7,8 @@
 #include <string.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
-
-isoGeometryDef scene_default_geometry(void) {
-  isoGeometryDef g = iso_default_geometry_def();
-  /* Drake's parsers always give a parsed geometry a friction; with none in the file it is
-   * default_friction() = 1.0 / 1.0 (detail_common.h), not the programmatic 0.5. */
-  g.mu_static = 1.0;
-  g.mu_dynamic = 1.0;
-  return g;
-}
+#include "host/loaders/scene_props.h"
+#include "host/loaders/scene_report.h"
 
 isoStatus scene_check_friction(const sceneFile *f, xmlNode *n, double mu_static, double mu_dynamic) {
   if (mu_static < 0 || mu_dynamic < 0)
@@ -53,12 +45,12 @@ static isoStatus read_value(sceneCtx *c, const sceneFile *f, xmlNode *k, int urd
   if (urdf) {
     static const char *const attrs[] = {"value", NULL};
     if ((st = scene_check(c, f, k, NULL, attrs)) != ISO_OK) return st;
-    char *v = scene_attr(c, k, "value");
+    char *v = scene_attr(&c->mem, k, "value");
     if (!v) return scene_fail(f, k, ISO_ERR_PARSE, "needs a 'value' attribute (URDF puts drake: values there)");
     return scene_numbers(f, k, qn, v, 1, out);
   }
   if ((st = scene_check(c, f, k, NULL, NULL)) != ISO_OK) return st;
-  return scene_text_numbers(c, f, k, 1, out);
+  return scene_text_numbers(&c->mem, f, k, 1, out);
 }
 
 isoStatus scene_proximity(sceneCtx *c, const sceneFile *f, xmlNode *props, int urdf, isoGeometryDef *g,

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_report.h"
 
 struct isoLoadReport {
   int count, cap;
@@ -72,7 +72,7 @@ static isoStatus ignore(sceneCtx *c, const sceneFile *f, xmlNode *n, const char 
   char buf[1400];
   snprintf(buf, sizeof buf, "%s:%d: %s ignored (%s)", f->path, line, what, why);
   long long order = 0;
-  while (order < c->nfile && c->files[order] != f) ++order;
+  while (order < c->mem.nfile && c->mem.files[order] != f) ++order;
   return add_keyed(c->report, buf, order << 32 | (long long)line);
 }
 

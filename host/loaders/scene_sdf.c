@@ -20,7 +20,9 @@
 #include <sys/stat.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_load.h"
+#include "host/loaders/scene_report.h"
+#include "host/loaders/scene_sdf.h"
 
 enum { F_WORLD, F_MODEL, F_LINK, F_FRAME, F_JOINT };
 
@@ -154,13 +156,13 @@ static isoStatus read_link(sdfParser *P, const sceneFile *f, xmlNode *n, int sco
     return scene_fail(f, scene_child(n, "drake:deformable_properties"), ISO_ERR_UNSUPPORTED,
                       "deformable bodies are not supported yet");
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
-  char *name = scene_attr(c, n, "name");
+  char *name = scene_attr(&c->mem, n, "name");
   if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
   int li, fi = add_frame(P, F_LINK, scope, name, f, n);
   if (fi < 0) return nomem();
   sceneLink *l;
   if ((st = scene_new_link(c, &l, &li)) != ISO_OK) return st;
-  l->name = scene_printf(c, "%s::%s", P->scopes[scope].path, name);
+  l->name = scene_printf(&c->mem, "%s::%s", P->scopes[scope].path, name);
   if (!l->name) return nomem();
   l->file = f;
   l->line = l->inertial_line = scene_line(n);
@@ -192,7 +194,7 @@ static isoStatus read_joint(sdfParser *P, const sceneFile *f, xmlNode *n, int sc
   static const char *const attrs[] = {"name", "type", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
-  char *name = scene_attr(c, n, "name"), *type = scene_attr(c, n, "type");
+  char *name = scene_attr(&c->mem, n, "name"), *type = scene_attr(&c->mem, n, "type");
   if (!type) return scene_fail(f, n, ISO_ERR_PARSE, "needs a 'type' attribute");
   if (strcmp(type, "fixed") != 0)
     return scene_fail(f, n, ISO_ERR_UNSUPPORTED,
@@ -209,8 +211,8 @@ static isoStatus read_joint(sdfParser *P, const sceneFile *f, xmlNode *n, int sc
   P->joints = (sdfJoint *)s;
   sdfJoint *j = &P->joints[P->njoint++];
   j->scope = scope;
-  j->parent = scene_text(c, pn);
-  j->child = scene_text(c, cn);
+  j->parent = scene_text(&c->mem, pn);
+  j->child = scene_text(&c->mem, cn);
   j->file = f;
   j->node = n;
   if (!j->parent || !j->child) return nomem();
@@ -234,11 +236,11 @@ static isoStatus read_frame(sdfParser *P, const sceneFile *f, xmlNode *n, int sc
   sceneCtx *c = P->c;
   isoStatus st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
-  char *name = scene_attr(c, n, "name");
+  char *name = scene_attr(&c->mem, n, "name");
   if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
   int fi = add_frame(P, F_FRAME, scope, name, f, n);
   if (fi < 0) return nomem();
-  char *att = scene_attr(c, n, "attached_to");
+  char *att = scene_attr(&c->mem, n, "attached_to");
   P->frames[fi].def_rel = att && att[0] ? att : NULL;
   xmlNode *po = scene_child(n, "pose");
   if (po) {
@@ -259,7 +261,7 @@ static isoStatus new_scope(sdfParser *P, int parent, const char *name, int is_st
   if (s < 0) return nomem();
   sdfScope *sc = &P->scopes[s];
   sc->name = name;
-  sc->path = parent == 0 ? name : scene_printf(P->c, "%s::%s", P->scopes[parent].path, name);
+  sc->path = parent == 0 ? name : scene_printf(&P->c->mem, "%s::%s", P->scopes[parent].path, name);
   sc->parent = parent;
   sc->is_static = is_static || P->scopes[parent].is_static;
   if (!sc->path) return nomem();
@@ -298,17 +300,17 @@ static isoStatus read_model(sdfParser *P, const sceneFile *f, xmlNode *n, int pa
   static const char *const attrs[] = {"name", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
-  char *pf = scene_attr(c, n, "placement_frame");
+  char *pf = scene_attr(&c->mem, n, "placement_frame");
   if (pf && pf[0])
     return scene_fail(f, n, ISO_ERR_UNSUPPORTED, "placement_frame is not supported; give the model's pose instead");
   if ((st = reject_unsupported(f, n)) != ISO_OK) return st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
-  if (!name) name = scene_attr(c, n, "name");
+  if (!name) name = scene_attr(&c->mem, n, "name");
   if (is_static < 0) {
     is_static = 0;
     xmlNode *sn = scene_child(n, "static");
     if (sn) {
-      char *t = scene_text(c, sn);
+      char *t = scene_text(&c->mem, sn);
       if (!t) return nomem();
       if ((st = scene_check(c, f, sn, NULL, NULL)) != ISO_OK) return st;
       if ((st = scene_bool(f, sn, "static", t, &is_static)) != ISO_OK) return st;
@@ -340,7 +342,7 @@ static isoStatus include_urdf(sdfParser *P, const sceneFile *uf, const sceneFile
   xmlNode *robot = xmlDocGetRootElement(uf->doc);
   if (!scene_is(robot, "robot"))
     return scene_fail(uf, robot, ISO_ERR_PARSE, "the root element of a URDF file must be <robot>");
-  if (!name) name = scene_attr(c, robot, "name");
+  if (!name) name = scene_attr(&c->mem, robot, "name");
   int s;
   if ((st = new_scope(P, parent, name, is_static > 0, pose, f, inc, &s)) != ISO_OK) return st;
   int first, end;
@@ -368,7 +370,7 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   static const char *const attrs[] = {"merge", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
-  char *merge = scene_attr(c, n, "merge");
+  char *merge = scene_attr(&c->mem, n, "merge");
   int merging = 0;
   if (merge && (st = scene_bool(f, n, "merge", merge, &merging)) != ISO_OK) return st;
   if (merging) return scene_fail(f, n, ISO_ERR_UNSUPPORTED, "merge=\"true\" is not supported");
@@ -380,21 +382,21 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
     return scene_fail(f, n, ISO_ERR_PARSE, "includes nest deeper than %d (does a file include itself?)", MAX_INCLUDE_DEPTH);
   xmlNode *un = scene_child(n, "uri");
   if (!un) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <uri>");
-  char *uri = scene_text(c, un), *path = NULL;
+  char *uri = scene_text(&c->mem, un), *path = NULL;
   if (!uri) return nomem();
   if ((st = scene_check(c, f, un, NULL, NULL)) != ISO_OK) return st;
-  if ((st = scene_resolve_uri(c, f, un, uri, &path)) != ISO_OK) return st;
+  if ((st = scene_resolve_uri(&c->mem, f, un, uri, &path)) != ISO_OK) return st;
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
     /* A model folder: its model.sdf (Gazebo's model.config is not read). */
-    path = scene_printf(c, "%s/model.sdf", path);
+    path = scene_printf(&c->mem, "%s/model.sdf", path);
     if (!path) return nomem();
   }
   const char *name = NULL;
   xmlNode *nn = scene_child(n, "name");
   if (nn) {
     if ((st = scene_check(c, f, nn, NULL, NULL)) != ISO_OK) return st;
-    name = scene_text(c, nn);
+    name = scene_text(&c->mem, nn);
     if (!name) return nomem();
   }
   scenePose pose, *pp = NULL;
@@ -406,13 +408,13 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   int is_static = -1;
   xmlNode *sn = scene_child(n, "static");
   if (sn) {
-    char *t = scene_text(c, sn);
+    char *t = scene_text(&c->mem, sn);
     if (!t) return nomem();
     if ((st = scene_check(c, f, sn, NULL, NULL)) != ISO_OK) return st;
     if ((st = scene_bool(f, sn, "static", t, &is_static)) != ISO_OK) return st;
   }
   sceneFile *inc;
-  if ((st = scene_open(c, path, f, un, &inc)) != ISO_OK) return st;
+  if ((st = scene_open(&c->mem, path, f, un, &inc)) != ISO_OK) return st;
   P->depth++;
   if (scene_has_ext(path, ".urdf")) {
     st = include_urdf(P, inc, f, n, parent, name, pp, is_static);
@@ -441,7 +443,7 @@ static isoStatus read_world(sdfParser *P, const sceneFile *f, xmlNode *n) {
   for (xmlNode *k = n->children; k; k = k->next) {
     if (scene_is(k, "gravity")) {
       if ((st = scene_check(c, f, k, NULL, NULL)) != ISO_OK) return st;
-      if ((st = scene_text_numbers(c, f, k, 3, c->gravity)) != ISO_OK) return st;
+      if ((st = scene_text_numbers(&c->mem, f, k, 3, c->gravity)) != ISO_OK) return st;
     } else if (scene_is(k, "physics")) {
       /* Drake takes its step from the plant config; isobar reads the step a Gazebo-style world
        * declares and ignores the rest of the engine settings. */
@@ -449,7 +451,7 @@ static isoStatus read_world(sdfParser *P, const sceneFile *f, xmlNode *n) {
       xmlNode *ms = scene_child(k, "max_step_size");
       if (ms) {
         if ((st = scene_check(c, f, ms, NULL, NULL)) != ISO_OK) return st;
-        if ((st = scene_text_numbers(c, f, ms, 1, &c->time_step)) != ISO_OK) return st;
+        if ((st = scene_text_numbers(&c->mem, f, ms, 1, &c->time_step)) != ISO_OK) return st;
         if (!(c->time_step > 0)) return scene_fail(f, ms, ISO_ERR_INVALID, "the step %g must be > 0", c->time_step);
       }
     } else if (scene_is(k, "model")) {
@@ -528,7 +530,7 @@ static isoStatus second_pass(sdfParser *P) {
     if ((st = joint_link(P, j, "child", j->child, &child)) != ISO_OK) return st;
     if (child < 0) return scene_fail(j->file, j->node, ISO_ERR_PARSE, "the child of a joint cannot be the world");
     if ((st = scene_new_joint(c, &sj)) != ISO_OK) return st;
-    sj->name = scene_attr(c, j->node, "name");
+    sj->name = scene_attr(&c->mem, j->node, "name");
     sj->parent = parent;
     sj->child = child;
     sj->file = j->file;
@@ -543,7 +545,7 @@ isoStatus scene_sdf_load(sceneCtx *c, const char *path) {
   P.c = c;
   isoStatus st;
   sceneFile *f;
-  if ((st = scene_open(c, path, NULL, NULL, &f)) != ISO_OK) return st;
+  if ((st = scene_open(&c->mem, path, NULL, NULL, &f)) != ISO_OK) return st;
   /* Scope 0 is the world, frame 0 its frame. */
   int w = add_scope(&P), wf = add_frame(&P, F_WORLD, 0, "world", f, NULL);
   if (w < 0 || wf < 0) {

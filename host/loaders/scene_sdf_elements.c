@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_props.h"
+#include "host/loaders/scene_report.h"
+#include "host/loaders/scene_sdf.h"
 
 static isoStatus nomem(void) { return iso_fail(ISO_ERR_NOMEM, "scene: out of memory"); }
 
@@ -18,24 +20,24 @@ isoStatus scene_sdf_pose(sceneCtx *c, const sceneFile *f, xmlNode *n, scenePose 
   isoStatus st;
   /* <pose frame=...> is SDFormat 1.5's way to say relative_to, with other semantics; Drake
    * rejects it too rather than guess. An empty one means nothing. */
-  char *frame = scene_attr(c, n, "frame");
+  char *frame = scene_attr(&c->mem, n, "frame");
   if (frame && frame[0])
     return scene_fail(f, n, ISO_ERR_UNSUPPORTED, "the 'frame' attribute (SDFormat 1.5) is not supported; use relative_to");
   if ((st = scene_check(c, f, n, NULL, attrs)) != ISO_OK) return st;
   out->file = f;
   out->node = n;
   out->X = xf_identity();
-  out->rel_to = scene_attr(c, n, "relative_to");
+  out->rel_to = scene_attr(&c->mem, n, "relative_to");
   if (out->rel_to && !out->rel_to[0]) out->rel_to = NULL;
   int degrees = 0;
-  char *deg = scene_attr(c, n, "degrees");
+  char *deg = scene_attr(&c->mem, n, "degrees");
   if (deg && (st = scene_bool(f, n, "degrees", deg, &degrees)) != ISO_OK) return st;
-  char *fmt = scene_attr(c, n, "rotation_format");
+  char *fmt = scene_attr(&c->mem, n, "rotation_format");
   int quat_xyzw = 0;
   if (fmt && strcmp(fmt, "quat_xyzw") == 0) quat_xyzw = 1;
   else if (fmt && strcmp(fmt, "euler_rpy") != 0)
     return scene_fail(f, n, ISO_ERR_PARSE, "rotation_format '%s' is neither euler_rpy nor quat_xyzw", fmt);
-  char *text = scene_text(c, n);
+  char *text = scene_text(&c->mem, n);
   if (!text) return nomem();
   if (!text[0]) return ISO_OK; /* an empty pose is the identity */
   double v[7];
@@ -62,7 +64,7 @@ isoStatus scene_sdf_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, int li
   for (xmlNode *k = n->children; k; k = k->next) {
     if (scene_is(k, "mass")) {
       if ((st = scene_check(c, f, k, NULL, NULL)) != ISO_OK) return st;
-      if ((st = scene_text_numbers(c, f, k, 1, &mass)) != ISO_OK) return st;
+      if ((st = scene_text_numbers(&c->mem, f, k, 1, &mass)) != ISO_OK) return st;
       if (mass < 0) return scene_fail(f, k, ISO_ERR_INVALID, "mass %g must be >= 0", mass);
     } else if (scene_is(k, "pose")) {
       if ((st = scene_sdf_pose(c, f, k, &pose)) != ISO_OK) return st;
@@ -74,7 +76,7 @@ isoStatus scene_sdf_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, int li
         xmlNode *e = scene_child(k, inertia_elems[i]);
         if (!e) continue;
         if ((st = scene_check(c, f, e, NULL, NULL)) != ISO_OK) return st;
-        if ((st = scene_text_numbers(c, f, e, 1, &I[i])) != ISO_OK) return st;
+        if ((st = scene_text_numbers(&c->mem, f, e, 1, &I[i])) != ISO_OK) return st;
       }
     }
   }
@@ -143,7 +145,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, box ? be : ee, NULL)) != ISO_OK) return st;
     xmlNode *e = scene_child(shape, box ? "size" : "radii");
     if (!e) return scene_fail(f, shape, ISO_ERR_PARSE, "needs <%s>", box ? "size" : "radii");
-    if ((st = scene_text_numbers(c, f, e, 3, v)) != ISO_OK) return st;
+    if ((st = scene_text_numbers(&c->mem, f, e, 3, v)) != ISO_OK) return st;
     g->shape = box ? ISO_SHAPE_BOX : ISO_SHAPE_ELLIPSOID;
     memcpy(g->size, v, sizeof v);
   } else if (scene_is(shape, "sphere")) {
@@ -151,7 +153,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, se, NULL)) != ISO_OK) return st;
     xmlNode *e = scene_child(shape, "radius");
     if (!e) return scene_fail(f, shape, ISO_ERR_PARSE, "needs <radius>");
-    if ((st = scene_text_numbers(c, f, e, 1, v)) != ISO_OK) return st;
+    if ((st = scene_text_numbers(&c->mem, f, e, 1, v)) != ISO_OK) return st;
     g->shape = ISO_SHAPE_SPHERE;
     g->size[0] = v[0];
   } else if (scene_is(shape, "cylinder") || scene_is(shape, "capsule")) {
@@ -159,8 +161,8 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, ce, NULL)) != ISO_OK) return st;
     xmlNode *r = scene_child(shape, "radius"), *l = scene_child(shape, "length");
     if (!r || !l) return scene_fail(f, shape, ISO_ERR_PARSE, "needs <radius> and <length>");
-    if ((st = scene_text_numbers(c, f, r, 1, &v[0])) != ISO_OK) return st;
-    if ((st = scene_text_numbers(c, f, l, 1, &v[1])) != ISO_OK) return st;
+    if ((st = scene_text_numbers(&c->mem, f, r, 1, &v[0])) != ISO_OK) return st;
+    if ((st = scene_text_numbers(&c->mem, f, l, 1, &v[1])) != ISO_OK) return st;
     g->shape = scene_is(shape, "cylinder") ? ISO_SHAPE_CYLINDER : ISO_SHAPE_CAPSULE;
     g->size[0] = v[0];
     g->size[1] = v[1];
@@ -170,7 +172,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, pe, NULL)) != ISO_OK) return st;
     double nrm[3] = {0, 0, 1};
     xmlNode *e = scene_child(shape, "normal");
-    if (e && (st = scene_text_numbers(c, f, e, 3, nrm)) != ISO_OK) return st;
+    if (e && (st = scene_text_numbers(&c->mem, f, e, 3, nrm)) != ISO_OK) return st;
     vec3 nv = v3(nrm[0], nrm[1], nrm[2]);
     if (!(v3_norm(nv) > 1e-12)) return scene_fail(f, e, ISO_ERR_INVALID, "the plane normal is zero");
     g->shape = ISO_SHAPE_HALFSPACE;
@@ -181,9 +183,9 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     xmlNode *u = scene_child(shape, "uri");
     if (!u) return scene_fail(f, shape, ISO_ERR_PARSE, "needs <uri>");
     if ((st = scene_check(c, f, u, NULL, NULL)) != ISO_OK) return st;
-    char *uri = scene_text(c, u), *path = NULL;
+    char *uri = scene_text(&c->mem, u), *path = NULL;
     if (!uri) return nomem();
-    if ((st = scene_resolve_uri(c, f, u, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, f, u, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
     if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))
@@ -195,7 +197,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     xmlNode *s = scene_child(shape, "scale");
     if (s) {
       if ((st = scene_check(c, f, s, NULL, NULL)) != ISO_OK) return st;
-      if ((st = scene_text_numbers(c, f, s, 3, g->mesh_scale)) != ISO_OK) return st;
+      if ((st = scene_text_numbers(&c->mem, f, s, 3, g->mesh_scale)) != ISO_OK) return st;
     }
   }
   return ISO_OK;
@@ -221,8 +223,8 @@ static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, int h
     return ISO_OK;
   }
   double s = 1.0, d = 1.0;
-  if (mu && (st = scene_text_numbers(c, f, mu, 1, &s)) != ISO_OK) return st;
-  if (mu2 && (st = scene_text_numbers(c, f, mu2, 1, &d)) != ISO_OK) return st;
+  if (mu && (st = scene_text_numbers(&c->mem, f, mu, 1, &s)) != ISO_OK) return st;
+  if (mu2 && (st = scene_text_numbers(&c->mem, f, mu2, 1, &d)) != ISO_OK) return st;
   if ((st = scene_check_friction(f, ode, s, d)) != ISO_OK) return st;
   g->mu_static = s;
   g->mu_dynamic = d;
@@ -249,7 +251,7 @@ isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int s
   if (props && (st = scene_proximity(c, f, props, 0, &g, &has_friction)) != ISO_OK) return st;
   xmlNode *surface = scene_child(n, "surface");
   if (surface && (st = read_surface(c, f, surface, has_friction, &g)) != ISO_OK) return st;
-  char *name = scene_attr(c, n, "name");
+  char *name = scene_attr(&c->mem, n, "name");
   sceneGeom *sg;
   if ((st = scene_new_geom(c, &sg)) != ISO_OK) return st;
   sg->link = link;

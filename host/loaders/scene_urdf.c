@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_load.h"
+#include "host/loaders/scene_props.h"
+#include "host/loaders/scene_report.h"
 
 static isoStatus nomem(void) { return iso_fail(ISO_ERR_NOMEM, "scene: out of memory"); }
 
@@ -24,7 +26,7 @@ static isoStatus read_origin(sceneCtx *c, const sceneFile *f, xmlNode *n, xform 
   if (!n) return ISO_OK;
   if ((st = scene_check(c, f, n, NULL, attrs)) != ISO_OK) return st;
   double p[3] = {0, 0, 0}, r[3] = {0, 0, 0};
-  char *xyz = scene_attr(c, n, "xyz"), *rpy = scene_attr(c, n, "rpy");
+  char *xyz = scene_attr(&c->mem, n, "xyz"), *rpy = scene_attr(&c->mem, n, "rpy");
   if (xyz && (st = scene_numbers(f, n, "xyz", xyz, 3, p)) != ISO_OK) return st;
   if (rpy && (st = scene_numbers(f, n, "rpy", rpy, 3, r)) != ISO_OK) return st;
   *X = xf_make(scene_rpy(r[0], r[1], r[2]), v3(p[0], p[1], p[2]));
@@ -33,7 +35,7 @@ static isoStatus read_origin(sceneCtx *c, const sceneFile *f, xmlNode *n, xform 
 
 /* A numeric attribute that must be present. */
 static isoStatus need_attr(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *attr, int count, double *out) {
-  char *s = scene_attr(c, n, attr);
+  char *s = scene_attr(&c->mem, n, attr);
   if (!s) return scene_fail(f, n, ISO_ERR_PARSE, "needs a '%s' attribute", attr);
   return scene_numbers(f, n, attr, s, count, out);
 }
@@ -58,7 +60,7 @@ static isoStatus read_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, scen
   if (in) {
     if ((st = scene_check(c, f, in, NULL, iattrs)) != ISO_OK) return st;
     for (int i = 0; i < 6; ++i) {
-      char *s = scene_attr(c, in, iattrs[i]);
+      char *s = scene_attr(&c->mem, in, iattrs[i]);
       if (s && (st = scene_numbers(f, in, iattrs[i], s, 1, &I[i])) != ISO_OK) return st;
     }
   }
@@ -123,9 +125,9 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
   } else { /* mesh */
     static const char *const e[] = {"drake:declare_convex", NULL}, *const a[] = {"filename", "scale", NULL};
     if ((st = scene_check(c, f, shape, e, a)) != ISO_OK) return st;
-    char *uri = scene_attr(c, shape, "filename"), *path = NULL;
+    char *uri = scene_attr(&c->mem, shape, "filename"), *path = NULL;
     if (!uri) return scene_fail(f, shape, ISO_ERR_PARSE, "needs a 'filename' attribute");
-    if ((st = scene_resolve_uri(c, f, shape, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, f, shape, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
     if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))
@@ -134,7 +136,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
       return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj file (got '%s')", path);
     g->shape = convex ? ISO_SHAPE_CONVEX : ISO_SHAPE_MESH;
     g->mesh_file = path;
-    char *scale = scene_attr(c, shape, "scale");
+    char *scale = scene_attr(&c->mem, shape, "scale");
     if (scale && (st = scene_numbers(f, shape, "scale", scale, 3, g->mesh_scale)) != ISO_OK) return st;
   }
   return ISO_OK;
@@ -151,8 +153,8 @@ static isoStatus read_compliance(sceneCtx *c, const sceneFile *f, xmlNode *n, in
   if (!s && !d) return ISO_OK;
   if (!s || !d) return scene_fail(f, n, ISO_ERR_PARSE, "give both <static_friction> and <dynamic_friction>, or neither");
   double mu_s, mu_d;
-  if ((st = scene_text_numbers(c, f, s, 1, &mu_s)) != ISO_OK) return st;
-  if ((st = scene_text_numbers(c, f, d, 1, &mu_d)) != ISO_OK) return st;
+  if ((st = scene_text_numbers(&c->mem, f, s, 1, &mu_s)) != ISO_OK) return st;
+  if ((st = scene_text_numbers(&c->mem, f, d, 1, &mu_d)) != ISO_OK) return st;
   if ((st = scene_check_friction(f, n, mu_s, mu_d)) != ISO_OK) return st;
   g->mu_static = mu_s;
   g->mu_dynamic = mu_d;
@@ -175,7 +177,7 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int
   if (props && (st = scene_proximity(c, f, props, 1, &g, &has_friction)) != ISO_OK) return st;
   xmlNode *comp = scene_child(n, "drake_compliance");
   if (comp && (st = read_compliance(c, f, comp, has_friction, &g)) != ISO_OK) return st;
-  char *name = scene_attr(c, n, "name");
+  char *name = scene_attr(&c->mem, n, "name");
   sceneGeom *sg;
   if ((st = scene_new_geom(c, &sg)) != ISO_OK) return st;
   sg->link = link;
@@ -193,11 +195,11 @@ static isoStatus read_link(sceneCtx *c, const sceneFile *f, xmlNode *n, const ch
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
-  char *name = scene_attr(c, n, "name");
+  char *name = scene_attr(&c->mem, n, "name");
   if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
   sceneLink *l;
   if ((st = scene_new_link(c, &l, index)) != ISO_OK) return st;
-  l->name = scene_printf(c, "%s::%s", model, name);
+  l->name = scene_printf(&c->mem, "%s::%s", model, name);
   if (!l->name) return nomem();
   l->file = f;
   l->line = l->inertial_line = scene_line(n);
@@ -232,7 +234,7 @@ static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, int fir
   static const char *const attrs[] = {"name", "type", NULL};
   static const char *const la[] = {"link", NULL};
   isoStatus st;
-  char *name = scene_attr(c, n, "name"), *type = scene_attr(c, n, "type");
+  char *name = scene_attr(&c->mem, n, "name"), *type = scene_attr(&c->mem, n, "type");
   if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
   if (!type) return scene_fail(f, n, ISO_ERR_PARSE, "needs a 'type' attribute");
   if (strcmp(type, "fixed") != 0)
@@ -244,7 +246,7 @@ static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, int fir
   if (!pn || !cn) return scene_fail(f, n, ISO_ERR_PARSE, "a joint needs <parent link=...> and <child link=...>");
   if ((st = scene_check(c, f, pn, NULL, la)) != ISO_OK) return st;
   if ((st = scene_check(c, f, cn, NULL, la)) != ISO_OK) return st;
-  char *pl = scene_attr(c, pn, "link"), *cl = scene_attr(c, cn, "link");
+  char *pl = scene_attr(&c->mem, pn, "link"), *cl = scene_attr(&c->mem, cn, "link");
   if (!pl || !cl) return scene_fail(f, n, ISO_ERR_PARSE, "<parent> and <child> need a 'link' attribute");
   int parent = find_link(c, first, end, plen, pl), child = find_link(c, first, end, plen, cl);
   if (parent < 0) return scene_fail(f, pn, ISO_ERR_PARSE, "joint '%s': no link named '%s'", name, pl);
@@ -296,7 +298,7 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
     for (int i = 0; rejected[i]; ++i)
       if (scene_is(k, rejected[i])) return scene_fail(f, k, ISO_ERR_UNSUPPORTED, "<%s> is not supported yet", rejected[i]);
   if ((st = scene_check(c, f, robot, elems, attrs)) != ISO_OK) return st;
-  if (!model) model = scene_attr(c, robot, "name");
+  if (!model) model = scene_attr(&c->mem, robot, "name");
   if (!model || !model[0]) return scene_fail(f, robot, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
   size_t plen = strlen(model) + 2;
   *first = c->nlink;
@@ -349,7 +351,7 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
 
 isoStatus scene_urdf_load(sceneCtx *c, const char *path) {
   sceneFile *f;
-  isoStatus st = scene_open(c, path, NULL, NULL, &f);
+  isoStatus st = scene_open(&c->mem, path, NULL, NULL, &f);
   if (st != ISO_OK) return st;
   xmlNode *robot = xmlDocGetRootElement(f->doc);
   if (!scene_is(robot, "robot"))

@@ -1,6 +1,7 @@
-/* Scene files, common ground: memory of a load, reading XML with libxml2 (errors captured with
- * their line instead of printed), names, numbers, poses and uris. Every failure names the file,
- * the line and the element, so a user can go straight to the mistake. */
+/* Scene files, the XML layer: memory of a load, reading XML with libxml2 (errors captured with
+ * their line instead of printed), names, numbers and uris. Every failure names the file, the
+ * line and the element, so a user can go straight to the mistake. A leaf: nothing here knows
+ * the description the parsers build (scene_desc.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <errno.h>
@@ -16,37 +17,37 @@
 #include <libxml/xmlversion.h>
 
 #include "host/base/error.h"
-#include "host/loaders/scene_internal.h"
+#include "host/loaders/scene_xml.h"
 
 /* ---- memory ------------------------------------------------------------------------------ */
 
-void *scene_alloc(sceneCtx *c, size_t size) {
-  if (c->nalloc == c->alloc_cap) {
-    int cap = c->alloc_cap ? 2 * c->alloc_cap : 64;
-    void **a = (void **)realloc(c->allocs, (size_t)cap * sizeof *a);
+void *scene_alloc(sceneMem *m, size_t size) {
+  if (m->nalloc == m->alloc_cap) {
+    int cap = m->alloc_cap ? 2 * m->alloc_cap : 64;
+    void **a = (void **)realloc(m->allocs, (size_t)cap * sizeof *a);
     if (!a) return NULL;
-    c->allocs = a;
-    c->alloc_cap = cap;
+    m->allocs = a;
+    m->alloc_cap = cap;
   }
   void *p = calloc(1, size ? size : 1);
-  if (p) c->allocs[c->nalloc++] = p;
+  if (p) m->allocs[m->nalloc++] = p;
   return p;
 }
 
-char *scene_strdup(sceneCtx *c, const char *s) {
+char *scene_strdup(sceneMem *m, const char *s) {
   if (!s) return NULL;
-  char *d = (char *)scene_alloc(c, strlen(s) + 1);
+  char *d = (char *)scene_alloc(m, strlen(s) + 1);
   if (d) strcpy(d, s);
   return d;
 }
 
-char *scene_printf(sceneCtx *c, const char *fmt, ...) {
+char *scene_printf(sceneMem *m, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n < 0) return NULL;
-  char *d = (char *)scene_alloc(c, (size_t)n + 1);
+  char *d = (char *)scene_alloc(m, (size_t)n + 1);
   if (!d) return NULL;
   va_start(ap, fmt);
   vsnprintf(d, (size_t)n + 1, fmt, ap);
@@ -54,51 +55,11 @@ char *scene_printf(sceneCtx *c, const char *fmt, ...) {
   return d;
 }
 
-/* Grow an array of `size`-byte items to hold one more; returns the new item, zeroed. */
-static void *grow(void **items, int *n, int *cap, size_t size) {
-  if (*n == *cap) {
-    int nc = *cap ? 2 * *cap : 16;
-    void *p = realloc(*items, (size_t)nc * size);
-    if (!p) return NULL;
-    *items = p;
-    *cap = nc;
-  }
-  char *item = (char *)*items + (size_t)*n * size;
-  memset(item, 0, size);
-  ++*n;
-  return item;
-}
-
-isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index) {
-  void *items = c->links;
-  sceneLink *l = (sceneLink *)grow(&items, &c->nlink, &c->link_cap, sizeof *l);
-  c->links = (sceneLink *)items;
-  if (!l) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
-  l->frame = -1;
-  l->X_WL = xf_identity();
-  if (index) *index = c->nlink - 1;
-  *out = l;
-  return ISO_OK;
-}
-
-isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out) {
-  void *items = c->geoms;
-  sceneGeom *g = (sceneGeom *)grow(&items, &c->ngeom, &c->geom_cap, sizeof *g);
-  c->geoms = (sceneGeom *)items;
-  if (!g) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
-  g->X_LG = xf_identity();
-  g->def = scene_default_geometry();
-  *out = g;
-  return ISO_OK;
-}
-
-isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out) {
-  void *items = c->joints;
-  sceneJoint *j = (sceneJoint *)grow(&items, &c->njoint, &c->joint_cap, sizeof *j);
-  c->joints = (sceneJoint *)items;
-  if (!j) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
-  *out = j;
-  return ISO_OK;
+void scene_mem_free(sceneMem *m) {
+  for (int i = 0; i < m->nfile; ++i) xmlFreeDoc(m->files[i]->doc);
+  free(m->files);
+  for (int i = 0; i < m->nalloc; ++i) free(m->allocs[i]);
+  free(m->allocs);
 }
 
 /* ---- XML ---------------------------------------------------------------------------------- */
@@ -132,16 +93,16 @@ static void capture_error(void *data, xmlErrorPtr err) {
   while (n > 0 && (cap->msg[n - 1] == '\n' || cap->msg[n - 1] == ' ')) cap->msg[--n] = '\0';
 }
 
-static char *dirname_of(sceneCtx *c, const char *path) {
+static char *dirname_of(sceneMem *m, const char *path) {
   const char *slash = strrchr(path, '/');
-  if (!slash) return scene_strdup(c, ".");
-  if (slash == path) return scene_strdup(c, "/");
-  char *d = scene_strdup(c, path);
+  if (!slash) return scene_strdup(m, ".");
+  if (slash == path) return scene_strdup(m, "/");
+  char *d = scene_strdup(m, path);
   if (d) d[slash - path] = '\0';
   return d;
 }
 
-isoStatus scene_open(sceneCtx *c, const char *path, const sceneFile *from, xmlNode *from_node,
+isoStatus scene_open(sceneMem *m, const char *path, const sceneFile *from, xmlNode *from_node,
                      sceneFile **out) {
   char where[1200] = "";
   if (from && from_node)
@@ -176,25 +137,25 @@ isoStatus scene_open(sceneCtx *c, const char *path, const sceneFile *from, xmlNo
     xmlFreeDoc(doc);
     return iso_fail(ISO_ERR_PARSE, "%s: malformed XML: no root element", path);
   }
-  sceneFile *f = (sceneFile *)scene_alloc(c, sizeof *f);
+  sceneFile *f = (sceneFile *)scene_alloc(m, sizeof *f);
   if (f) {
-    f->path = scene_strdup(c, path);
-    f->dir = dirname_of(c, path);
+    f->path = scene_strdup(m, path);
+    f->dir = dirname_of(m, path);
   }
-  if (c->nfile == c->file_cap) {
-    int cap2 = c->file_cap ? 2 * c->file_cap : 8;
-    sceneFile **fs = (sceneFile **)realloc(c->files, (size_t)cap2 * sizeof *fs);
+  if (m->nfile == m->file_cap) {
+    int cap2 = m->file_cap ? 2 * m->file_cap : 8;
+    sceneFile **fs = (sceneFile **)realloc(m->files, (size_t)cap2 * sizeof *fs);
     if (fs) {
-      c->files = fs;
-      c->file_cap = cap2;
+      m->files = fs;
+      m->file_cap = cap2;
     }
   }
-  if (!f || !f->path || !f->dir || c->nfile == c->file_cap) {
+  if (!f || !f->path || !f->dir || m->nfile == m->file_cap) {
     xmlFreeDoc(doc);
     return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
   }
   f->doc = doc;
-  c->files[c->nfile++] = f;
+  m->files[m->nfile++] = f;
   *out = f;
   return ISO_OK;
 }
@@ -221,21 +182,21 @@ xmlNode *scene_child(xmlNode *n, const char *qname) {
 
 int scene_line(xmlNode *n) { return n ? (int)xmlGetLineNo(n) : 0; }
 
-char *scene_attr(sceneCtx *c, xmlNode *n, const char *name) {
+char *scene_attr(sceneMem *m, xmlNode *n, const char *name) {
   xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
   if (!v) return NULL;
-  char *s = scene_strdup(c, (const char *)v);
+  char *s = scene_strdup(m, (const char *)v);
   xmlFree(v);
-  return s ? s : scene_strdup(c, "");
+  return s ? s : scene_strdup(m, "");
 }
 
-char *scene_text(sceneCtx *c, xmlNode *n) {
+char *scene_text(sceneMem *m, xmlNode *n) {
   xmlChar *v = xmlNodeGetContent(n);
   const char *s = v ? (const char *)v : "";
   while (isspace((unsigned char)*s)) ++s;
   size_t len = strlen(s);
   while (len > 0 && isspace((unsigned char)s[len - 1])) --len;
-  char *d = (char *)scene_alloc(c, len + 1);
+  char *d = (char *)scene_alloc(m, len + 1);
   if (d) memcpy(d, s, len);
   if (v) xmlFree(v);
   return d;
@@ -285,8 +246,8 @@ isoStatus scene_numbers(const sceneFile *f, xmlNode *n, const char *what, const 
   return ISO_OK;
 }
 
-isoStatus scene_text_numbers(sceneCtx *c, const sceneFile *f, xmlNode *n, int count, double *out) {
-  char *t = scene_text(c, n);
+isoStatus scene_text_numbers(sceneMem *m, const sceneFile *f, xmlNode *n, int count, double *out) {
+  char *t = scene_text(m, n);
   if (!t) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
   char buf[128];
   return scene_numbers(f, n, scene_qname(n, buf, (int)sizeof buf), t, count, out);
@@ -304,27 +265,7 @@ isoStatus scene_bool(const sceneFile *f, xmlNode *n, const char *what, const cha
   return scene_fail(f, n, ISO_ERR_PARSE, "%s: '%s' is not a boolean (true, false, 1 or 0)", what, s ? s : "");
 }
 
-quat scene_rpy(double roll, double pitch, double yaw) {
-  double cr = cos(0.5 * roll), sr = sin(0.5 * roll);
-  double cp = cos(0.5 * pitch), sp = sin(0.5 * pitch);
-  double cy = cos(0.5 * yaw), sy = sin(0.5 * yaw);
-  /* q = q_z(yaw) ⊗ q_y(pitch) ⊗ q_x(roll), multiplied out. */
-  return quat_make(cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
-                   cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy);
-}
-
-void scene_rotate_inertia(quat q_AB, const double *I, double *out) {
-  mat3 A = m3_congruence(quat_to_m3(quat_normalize(q_AB)), m3_sym6(I[0], I[1], I[2], I[3], I[4], I[5]));
-  out[0] = A.m[0][0];
-  out[1] = A.m[1][1];
-  out[2] = A.m[2][2];
-  /* Symmetrise: the product may differ from its transpose in the last bit. */
-  out[3] = 0.5 * (A.m[0][1] + A.m[1][0]);
-  out[4] = 0.5 * (A.m[0][2] + A.m[2][0]);
-  out[5] = 0.5 * (A.m[1][2] + A.m[2][1]);
-}
-
-isoStatus scene_resolve_uri(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *uri, char **path) {
+isoStatus scene_resolve_uri(sceneMem *m, const sceneFile *f, xmlNode *n, const char *uri, char **path) {
   const char *rest = uri;
   if (strncmp(uri, "file://", 7) == 0) {
     rest = uri + 7;
@@ -338,30 +279,15 @@ isoStatus scene_resolve_uri(sceneCtx *c, const sceneFile *f, xmlNode *n, const c
   if (!*rest) return scene_fail(f, n, ISO_ERR_PARSE, "the uri is empty");
   char *p;
   if (rest[0] == '/' || strcmp(f->dir, ".") == 0)
-    p = scene_strdup(c, rest);
+    p = scene_strdup(m, rest);
   else
-    p = scene_printf(c, "%s/%s", f->dir, rest);
+    p = scene_printf(m, "%s/%s", f->dir, rest);
   if (!p) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
   struct stat sb;
   if (stat(p, &sb) != 0)
     return scene_fail(f, n, ISO_ERR_IO, "cannot open '%s' (from uri '%s'): %s", p, uri, strerror(errno));
   *path = p;
   return ISO_OK;
-}
-
-char *scene_geometry_name(sceneCtx *c, int link, const char *name, isoShape shape) {
-  const char *lname = c->links[link].name;
-  if (name && name[0]) return scene_printf(c, "%s::%s", lname, name);
-  const char *shape_name = iso_shape_name(shape);
-  for (int k = 0;; ++k) {
-    char *cand = k == 0 ? scene_printf(c, "%s::%s", lname, shape_name)
-                        : scene_printf(c, "%s::%s%d", lname, shape_name, k);
-    if (!cand) return NULL;
-    int taken = 0;
-    for (int i = 0; i < c->ngeom && !taken; ++i)
-      taken = c->geoms[i].def.name && strcmp(c->geoms[i].def.name, cand) == 0;
-    if (!taken) return cand;
-  }
 }
 
 int scene_has_ext(const char *path, const char *ext) {

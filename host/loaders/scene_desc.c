@@ -1,0 +1,101 @@
+/* Scene files, the load description: the links, collision geometries and fixed joints a format
+ * parser appends to its sceneCtx, their defaults and names, and the rotations and inertias in
+ * which files state poses and mass properties. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/loaders/scene_desc.h"
+
+/* Grow an array of `size`-byte items to hold one more; returns the new item, zeroed. */
+static void *grow(void **items, int *n, int *cap, size_t size) {
+  if (*n == *cap) {
+    int nc = *cap ? 2 * *cap : 16;
+    void *p = realloc(*items, (size_t)nc * size);
+    if (!p) return NULL;
+    *items = p;
+    *cap = nc;
+  }
+  char *item = (char *)*items + (size_t)*n * size;
+  memset(item, 0, size);
+  ++*n;
+  return item;
+}
+
+isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index) {
+  void *items = c->links;
+  sceneLink *l = (sceneLink *)grow(&items, &c->nlink, &c->link_cap, sizeof *l);
+  c->links = (sceneLink *)items;
+  if (!l) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  l->frame = -1;
+  l->X_WL = xf_identity();
+  if (index) *index = c->nlink - 1;
+  *out = l;
+  return ISO_OK;
+}
+
+isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out) {
+  void *items = c->geoms;
+  sceneGeom *g = (sceneGeom *)grow(&items, &c->ngeom, &c->geom_cap, sizeof *g);
+  c->geoms = (sceneGeom *)items;
+  if (!g) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  g->X_LG = xf_identity();
+  g->def = scene_default_geometry();
+  *out = g;
+  return ISO_OK;
+}
+
+isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out) {
+  void *items = c->joints;
+  sceneJoint *j = (sceneJoint *)grow(&items, &c->njoint, &c->joint_cap, sizeof *j);
+  c->joints = (sceneJoint *)items;
+  if (!j) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  *out = j;
+  return ISO_OK;
+}
+
+isoGeometryDef scene_default_geometry(void) {
+  isoGeometryDef g = iso_default_geometry_def();
+  /* Drake's parsers always give a parsed geometry a friction; with none in the file it is
+   * default_friction() = 1.0 / 1.0 (detail_common.h), not the programmatic 0.5. */
+  g.mu_static = 1.0;
+  g.mu_dynamic = 1.0;
+  return g;
+}
+
+quat scene_rpy(double roll, double pitch, double yaw) {
+  double cr = cos(0.5 * roll), sr = sin(0.5 * roll);
+  double cp = cos(0.5 * pitch), sp = sin(0.5 * pitch);
+  double cy = cos(0.5 * yaw), sy = sin(0.5 * yaw);
+  /* q = q_z(yaw) ⊗ q_y(pitch) ⊗ q_x(roll), multiplied out. */
+  return quat_make(cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy,
+                   cr * sp * cy + sr * cp * sy, cr * cp * sy - sr * sp * cy);
+}
+
+void scene_rotate_inertia(quat q_AB, const double *I, double *out) {
+  mat3 A = m3_congruence(quat_to_m3(quat_normalize(q_AB)), m3_sym6(I[0], I[1], I[2], I[3], I[4], I[5]));
+  out[0] = A.m[0][0];
+  out[1] = A.m[1][1];
+  out[2] = A.m[2][2];
+  /* Symmetrise: the product may differ from its transpose in the last bit. */
+  out[3] = 0.5 * (A.m[0][1] + A.m[1][0]);
+  out[4] = 0.5 * (A.m[0][2] + A.m[2][0]);
+  out[5] = 0.5 * (A.m[1][2] + A.m[2][1]);
+}
+
+char *scene_geometry_name(sceneCtx *c, int link, const char *name, isoShape shape) {
+  const char *lname = c->links[link].name;
+  if (name && name[0]) return scene_printf(&c->mem, "%s::%s", lname, name);
+  const char *shape_name = iso_shape_name(shape);
+  for (int k = 0;; ++k) {
+    char *cand = k == 0 ? scene_printf(&c->mem, "%s::%s", lname, shape_name)
+                        : scene_printf(&c->mem, "%s::%s%d", lname, shape_name, k);
+    if (!cand) return NULL;
+    int taken = 0;
+    for (int i = 0; i < c->ngeom && !taken; ++i)
+      taken = c->geoms[i].def.name && strcmp(c->geoms[i].def.name, cand) == 0;
+    if (!taken) return cand;
+  }
+}

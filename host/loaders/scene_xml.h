@@ -1,0 +1,89 @@
+/* Internal: the XML layer of the scene loaders (scene_xml.c), a leaf: it includes no other
+ * loader header, and nothing in it knows the description the parsers build (scene_desc.h).
+ * libxml2 documents, the memory of a load, names, numbers and uris; every failure names the
+ * file, the line and the element. */
+#ifndef ISO_HOST_SCENE_XML_H
+#define ISO_HOST_SCENE_XML_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+
+#include "isobar/status.h"
+
+/* One parsed file. Its document stays alive until the load ends: nodes point into it. */
+typedef struct sceneFile {
+  char *path;  /* as opened: relative to the working directory or absolute */
+  char *dir;   /* its folder, against which relative uris resolve ("." when none) */
+  xmlDoc *doc;
+} sceneFile;
+
+/* What a load owns below its description: every file parsed (their documents stay alive until
+ * the load ends) and every string and block handed out. Freed in one go by scene_mem_free. */
+typedef struct sceneMem {
+  sceneFile **files;     /* (nfile) every file opened, includes too */
+  int nfile, file_cap;
+  void **allocs;         /* (nalloc) every string and block of the load, freed at the end */
+  int nalloc, alloc_cap;
+} sceneMem;
+
+/* ---- memory ------------------------------------------------------------------------------- */
+
+/* Zeroed memory or a copy of a string, owned by the load; NULL only when out of memory (the
+ * callers turn that into ISO_ERR_NOMEM). */
+void *scene_alloc(sceneMem *m, size_t size);
+char *scene_strdup(sceneMem *m, const char *s);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+char *scene_printf(sceneMem *m, const char *fmt, ...);
+
+/* Free every document and block of the load (the sceneMem itself is the caller's). */
+void scene_mem_free(sceneMem *m);
+
+/* ---- XML ---------------------------------------------------------------------------------- */
+
+/* Open and parse an XML file. ISO_ERR_IO when it cannot be read, ISO_ERR_PARSE with the
+ * parser's own message and line when it is malformed. `from`/`from_node` (may be NULL) say
+ * which element asked for it, for the message. */
+isoStatus scene_open(sceneMem *m, const char *path, const sceneFile *from, xmlNode *from_node,
+                     sceneFile **out);
+
+/* The element's qualified name as written ("link", "drake:mu_static"), whether or not the
+ * file declares the drake namespace. */
+const char *scene_qname(xmlNode *n, char *buf, int len);
+int scene_is(xmlNode *n, const char *qname);
+/* First element child named `qname`, or NULL. */
+xmlNode *scene_child(xmlNode *n, const char *qname);
+int scene_line(xmlNode *n);
+
+/* An attribute or the element's whitespace-trimmed text, copied into the load; NULL when the
+ * attribute is absent (text is "" when empty). */
+char *scene_attr(sceneMem *m, xmlNode *n, const char *name);
+char *scene_text(sceneMem *m, xmlNode *n);
+
+/* Fail with a message "file:line: <element>: what" (the element named with its name
+ * attribute when it has one). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+isoStatus scene_fail(const sceneFile *f, xmlNode *n, isoStatus st, const char *fmt, ...);
+
+/* Parse exactly `count` finite numbers separated by white space from `s` (an attribute or
+ * text of element n, named `what` in the message). ISO_ERR_PARSE otherwise. */
+isoStatus scene_numbers(const sceneFile *f, xmlNode *n, const char *what, const char *s, int count,
+                        double *out);
+/* The text of element n as `count` numbers. */
+isoStatus scene_text_numbers(sceneMem *m, const sceneFile *f, xmlNode *n, int count, double *out);
+/* A boolean: true/false/1/0. */
+isoStatus scene_bool(const sceneFile *f, xmlNode *n, const char *what, const char *s, int *out);
+
+/* Resolve a uri found in file f (a relative path, an absolute one, or file://) to a path and
+ * check that the file can be opened: ISO_ERR_IO naming the element when it cannot,
+ * ISO_ERR_UNSUPPORTED for package:// and other schemes. */
+isoStatus scene_resolve_uri(sceneMem *m, const sceneFile *f, xmlNode *n, const char *uri, char **path);
+
+/* 1 when `path` ends with `ext` (".obj"), ignoring case. */
+int scene_has_ext(const char *path, const char *ext);
+
+#endif
