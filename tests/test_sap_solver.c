@@ -11,6 +11,7 @@
  *    criterion, γ in the friction cone, a true minimum against perturbations, agreement with an
  *    independent minimiser (steepest descent, own Jacobians);
  *  - warm start at the optimum: 0 iterations; exactly quadratic problems: one step, α = 1;
+ *    otherwise the line search ends where ℓ stops falling along the Newton direction;
  *  - statistics, the iteration limit, and faults (non-SPD, non-finite) in the status bits.
  *
  * Tolerances. ℓ is strongly convex with modulus λ_min(A) (the constraint costs are convex), so
@@ -405,7 +406,7 @@ Test(sap_solver, random_convex_is_optimal) { random_optimality(SAP_MODEL_CONVEX,
 Test(sap_solver, random_lagged_is_optimal) { random_optimality(SAP_MODEL_LAGGED, 202); }
 Test(sap_solver, random_similar_is_optimal) { random_optimality(SAP_MODEL_SIMILAR, 303); }
 
-/* ---- 4. exactly quadratic problems ---------------------------------------------------------- */
+/* ---- 4. exactly quadratic problems, the line search ----------------------------------------- */
 
 /* A single active linear region: convex stiction with ‖u*_t‖ = 2.2e-5 m/s, warm start v* (the
  * separation test covers the inactive case). G = R⁻¹ is constant in the stiction region and ℓ
@@ -432,6 +433,28 @@ Test(sap_solver, quadratic_region_takes_unit_step) {
     cr_assert_eq(sap_contact_region(&P.con[0].data, u), SAP_REGION_STICTION, "end %d leaves stiction", e);
   }
   sapp_free(&P);
+}
+
+/* The exact line search (§5.2): after each Newton step of random problems (one per model), the
+ * derivative along the direction, ℓ'(α)/ℓ'(0) from our own gradient, vanishes unless α hit
+ * α_max = 1.5 with ℓ still falling. The search stops at |f| < 1e-8 (f that same ratio) or at a
+ * step below 1e-8·α₀, where f moves by f′·1e-8·α₀ ≈ 1e-8 on a near-quadratic line (f′ ≈ 1/α);
+ * 1e-6 leaves room for a hundredfold curvature change and the rounding of our gradient. */
+Test(sap_solver, line_search_is_exact) {
+  for (int model = 0; model < 3; ++model) {
+    sapProblem P;
+    test_rng r = {900 + (uint64_t)model};
+    sapp_init(&P, 1, 3, 6, DT);
+    random_world(&P, 0, model, &r);
+    sapp_solve(&P);
+    cr_assert(P.stats[0].converged && P.nalpha >= 2);
+    for (int k = 0; k < P.nalpha; ++k) {
+      if (fabs(P.alpha[k] - P.B.set.ls_alpha_max) < 1e-12) cr_assert_leq(P.slope[k], 1e-6);
+      else cr_assert_leq(fabs(P.slope[k]), 1e-6, "model %d step %d: ℓ'(α)/ℓ'(0) = %g at α = %g", model, k,
+                         P.slope[k], P.alpha[k]);
+    }
+    sapp_free(&P);
+  }
 }
 
 /* ---- 5. statistics and faults ---------------------------------------------------------------- */

@@ -33,6 +33,7 @@ typedef struct sapProblem {
   sapBatch B;
   double lam_min[SAPP_MAXW]; /* a lower bound on the eigenvalues of each world's A */
   double alpha[256];         /* world 0: the step length of each Newton iteration */
+  double slope[256];         /* world 0: ℓ'(α)/ℓ'(0) along each Newton direction (own gradient) */
   int nalpha;
 } sapProblem;
 
@@ -81,7 +82,9 @@ static inline int sapp_all_done(const sapProblem *P) {
 }
 
 /* The CPU driver's loop (host/step/sap_step.c), with world 0's step lengths recorded: α is read
- * off the update as (v₁ − v₀)·Δv / ‖Δv‖². */
+ * off the update as (v₁ − v₀)·Δv / ‖Δv‖², and the line search's result as ∇ℓ(v₁)·Δv / ∇ℓ(v₀)·Δv
+ * (0 for an exact line search that stopped inside the bracket). */
+static inline double sapp_cost_grad(const struct sapProblem *P, int w, const double *v, double *grad, double *jg);
 static inline void sapp_solve(sapProblem *P) {
   sapBatch *B = &P->B;
   double v0[64];
@@ -95,8 +98,13 @@ static inline void sapp_solve(sapProblem *P) {
     memcpy(v0, P->v, sizeof(double) * (size_t)P->nv);
     for (int w = 0; w < P->nworld; ++w) sap_newton_end(B, w);
     if (track && P->nalpha < 256) {
-      double num = 0, den = 0;
-      for (int i = 0; i < P->nv; ++i) num += (P->v[i] - v0[i]) * P->chol.B[i], den += P->chol.B[i] * P->chol.B[i];
+      double num = 0, den = 0, g0[64], g1[64], s0 = 0, s1 = 0;
+      const double *dv = P->chol.B;
+      for (int i = 0; i < P->nv; ++i) num += (P->v[i] - v0[i]) * dv[i], den += dv[i] * dv[i];
+      sapp_cost_grad(P, 0, v0, g0, NULL);
+      sapp_cost_grad(P, 0, P->v, g1, NULL);
+      for (int i = 0; i < P->nv; ++i) s0 += g0[i] * dv[i], s1 += g1[i] * dv[i];
+      P->slope[P->nalpha] = s1 / s0;
       P->alpha[P->nalpha++] = den > 0 ? num / den : 0;
     }
   }
