@@ -1,0 +1,233 @@
+/* A hand-built SAP problem for the solver tests (tests/test_sap_solver.c): a batch of worlds
+ * whose sapBatch and sapCon arrays the test fills directly, the CPU driver's Newton loop
+ * (host/step/sap_step.c) over them, and an independent evaluation of the cost with its own
+ * contact Jacobians plus an independent minimiser to compare against.
+ *
+ * Header-only (static inline) so that it needs no build rule of its own. Sizes: nv <= 64,
+ * nworld <= SAPP_MAXW. */
+#ifndef ISO_TESTS_SAP_PROBLEM_H
+#define ISO_TESTS_SAP_PROBLEM_H
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/backend/backend.h"
+#include "host/backend/linalg.h"
+#include "kernels/sap/solve.h"
+
+#define SAPP_MAXW 8
+
+typedef struct sapProblem {
+  int nworld, nbody, nv, max_con;
+  double dt;
+  isoBackend be;
+  linalgCholesky chol;
+  double *v, *vstar, *A, *gamma, *G, *dvc, *dv; /* shapes as in sapBatch */
+  sapCon *con;
+  int *ncon;
+  sapStats *stats;
+  uint32_t *status;
+  sapBatch B;
+  double lam_min[SAPP_MAXW]; /* a lower bound on the eigenvalues of each world's A */
+  double alpha[256];         /* world 0: the step length of each Newton iteration */
+  double slope[256];         /* world 0: ℓ'(α)/ℓ'(0) along each Newton direction (own gradient) */
+  int nalpha;
+} sapProblem;
+
+static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, double dt) {
+  memset(P, 0, sizeof *P);
+  cr_assert(nbody > 0 && 6 * nbody <= 64 && nworld > 0 && nworld <= SAPP_MAXW);
+  P->nworld = nworld, P->nbody = nbody, P->nv = 6 * nbody, P->max_con = max_con, P->dt = dt;
+  cr_assert_eq(backend_init(&P->be, ISO_BACKEND_CPU, 1, NULL), ISO_OK);
+  cr_assert_eq(linalg_cholesky_create(&P->be, P->nv, nworld, &P->chol), ISO_OK);
+  const size_t W = (size_t)nworld, nv = (size_t)P->nv, mc = (size_t)max_con;
+  P->v = calloc(W * nv, sizeof(double));
+  P->vstar = calloc(W * nv, sizeof(double));
+  P->A = calloc(W * 36 * (size_t)nbody, sizeof(double));
+  P->gamma = calloc(W * mc * 3, sizeof(double));
+  P->G = calloc(W * mc * 9, sizeof(double));
+  P->dvc = calloc(W * mc * 3, sizeof(double));
+  P->dv = calloc(W * nv, sizeof(double));
+  P->con = calloc(W * mc, sizeof(sapCon));
+  P->ncon = calloc(W, sizeof(int));
+  P->stats = calloc(W, sizeof(sapStats));
+  P->status = calloc(W, sizeof(uint32_t));
+  sapBatch *B = &P->B;
+  B->nbody = nbody, B->nv = P->nv, B->max_con = max_con;
+  B->set = sap_default_settings();
+  B->v = P->v, B->vstar = P->vstar, B->A = P->A, B->con = P->con, B->ncon = P->ncon;
+  B->gamma = P->gamma, B->G = P->G, B->dvc = P->dvc, B->dv = P->dv;
+  B->H = P->chol.A, B->rhs = P->chol.B, B->info = P->chol.info;
+  B->stats = P->stats, B->status = P->status;
+}
+
+static inline void sapp_free(sapProblem *P) {
+  linalg_cholesky_destroy(&P->be, &P->chol);
+  backend_release(&P->be);
+  free(P->v), free(P->vstar), free(P->A), free(P->gamma), free(P->G), free(P->dvc), free(P->dv);
+  free(P->con), free(P->ncon), free(P->stats), free(P->status);
+}
+
+static inline double *sapp_v(const sapProblem *P, double *x, int w) { return x + (long)w * P->nv; }
+static inline double *sapp_A(const sapProblem *P, int w) { return P->A + 36L * P->nbody * w; }
+static inline sapCon *sapp_con(const sapProblem *P, int w) { return P->con + (long)w * P->max_con; }
+
+static inline int sapp_all_done(const sapProblem *P) {
+  for (int w = 0; w < P->nworld; ++w)
+    if (!P->stats[w].done) return 0;
+  return 1;
+}
+
+/* The CPU driver's loop (host/step/sap_step.c), with world 0's step lengths recorded: α is read
+ * off the update as (v₁ − v₀)·Δv / ‖Δv‖², and the line search's result as ∇ℓ(v₁)·Δv / ∇ℓ(v₀)·Δv
+ * (0 for an exact line search that stopped inside the bracket). */
+static inline double sapp_cost_grad(const struct sapProblem *P, int w, const double *v, double *grad, double *jg);
+static inline void sapp_solve(sapProblem *P) {
+  sapBatch *B = &P->B;
+  double v0[64];
+  P->nalpha = 0;
+  for (int w = 0; w < P->nworld; ++w) sap_setup_world(B, w, P->dt);
+  for (int it = 0; it <= B->set.max_iterations && !sapp_all_done(P); ++it) {
+    for (int w = 0; w < P->nworld; ++w) sap_newton_begin(B, w);
+    if (sapp_all_done(P)) break;
+    cr_assert_eq(linalg_cholesky_run(&P->be, &P->chol, NULL), ISO_OK);
+    int track = !P->stats[0].done && P->chol.info[0] == 0;
+    memcpy(v0, P->v, sizeof(double) * (size_t)P->nv);
+    for (int w = 0; w < P->nworld; ++w) sap_newton_end(B, w);
+    if (track && P->nalpha < 256) {
+      double num = 0, den = 0, g0[64], g1[64], s0 = 0, s1 = 0;
+      const double *dv = P->chol.B;
+      for (int i = 0; i < P->nv; ++i) num += (P->v[i] - v0[i]) * dv[i], den += dv[i] * dv[i];
+      sapp_cost_grad(P, 0, v0, g0, NULL);
+      sapp_cost_grad(P, 0, P->v, g1, NULL);
+      for (int i = 0; i < P->nv; ++i) s0 += g0[i] * dv[i], s1 += g1[i] * dv[i];
+      P->slope[P->nalpha] = s1 / s0;
+      P->alpha[P->nalpha++] = den > 0 ? num / den : 0;
+    }
+  }
+}
+
+/* ---- independent cost, gradient and Jacobians ------------------------------------------------ */
+
+static inline vec3 sapp_vat(const double *x, int k) { return v3(x[k], x[k + 1], x[k + 2]); }
+
+/* Velocity of the material point of body b at offset r: v_Bo + ω × r (zero for the world). */
+static inline vec3 sapp_point_vel(const double *v, int b, vec3 r) {
+  if (b < 0) return v3_zero();
+  return v3_add(sapp_vat(v, 6 * b + 3), v3_cross(sapp_vat(v, 6 * b), r));
+}
+
+/* vc = R_WCᵀ(v_Bc − v_Ac). */
+static inline void sapp_con_vel(const sapCon *c, const double *v, double vc[3]) {
+  vec3 d = v3_sub(sapp_point_vel(v, c->body_b, c->r_b), sapp_point_vel(v, c->body_a, c->r_a));
+  for (int i = 0; i < 3; ++i) vc[i] = v3_dot(m3_col(c->R_WC, i), d);
+}
+
+/* f += generalized impulse of γ (on B at C, in C) and −γ on A: [r × γ_W, γ_W] per body. */
+static inline void sapp_con_force(const sapCon *c, const double g[3], double *f) {
+  vec3 gw = v3_zero();
+  for (int i = 0; i < 3; ++i) gw = v3_add(gw, v3_scale(m3_col(c->R_WC, i), g[i]));
+  int b[2] = {c->body_b, c->body_a};
+  vec3 r[2] = {c->r_b, c->r_a};
+  for (int q = 0; q < 2; ++q) {
+    if (b[q] < 0) continue;
+    double s = q ? -1.0 : 1.0;
+    vec3 t = v3_cross(r[q], gw);
+    double e[6] = {t.x, t.y, t.z, gw.x, gw.y, gw.z};
+    for (int k = 0; k < 6; ++k) f[6 * b[q] + k] += s * e[k];
+  }
+}
+
+/* ℓ(v), ∇ℓ = A(v − v*) − Jᵀγ (grad may be NULL) and Jᵀγ (jg may be NULL) for world w. */
+static inline double sapp_cost_grad(const sapProblem *P, int w, const double *v, double *grad, double *jg) {
+  const double *A = sapp_A(P, w), *vs = sapp_v(P, P->vstar, w);
+  double g[64], f[64];
+  double cost = 0;
+  for (int i = 0; i < P->nv; ++i) f[i] = 0;
+  for (int b = 0; b < P->nbody; ++b)
+    for (int i = 0; i < 6; ++i) {
+      double s = 0;
+      for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * (v[6 * b + k] - vs[6 * b + k]);
+      g[6 * b + i] = s;
+      cost += 0.5 * s * (v[6 * b + i] - vs[6 * b + i]);
+    }
+  const sapCon *con = sapp_con(P, w);
+  for (int c = 0; c < P->ncon[w]; ++c) {
+    double vc[3], gam[3];
+    sapp_con_vel(con + c, v, vc);
+    cost += sap_contact_eval(&con[c].data, vc, gam, NULL);
+    sapp_con_force(con + c, gam, f);
+  }
+  for (int i = 0; i < P->nv; ++i) {
+    if (grad) grad[i] = g[i] - f[i];
+    if (jg) jg[i] = f[i];
+  }
+  return cost;
+}
+
+static inline double sapp_norm2(const double *x, int n) {
+  double s = 0;
+  for (int i = 0; i < n; ++i) s += x[i] * x[i];
+  return sqrt(s);
+}
+
+/* ‖x‖_D with D = diag(A)^(−1/2), as in the stopping criterion. */
+static inline double sapp_norm_D(const sapProblem *P, int w, const double *x) {
+  const double *A = sapp_A(P, w);
+  double s = 0;
+  for (int i = 0; i < P->nv; ++i) s += x[i] * x[i] / A[36 * (i / 6) + 7 * (i % 6)];
+  return sqrt(s);
+}
+
+/* The stopping criterion's ratio ‖D∇ℓ‖ / (ε_a + ε_r·max(‖DAv‖, ‖DJᵀγ‖)) at v, recomputed. */
+static inline double sapp_crit_ratio(const sapProblem *P, int w, const double *v, double abs_tol, double rel_tol) {
+  double g[64], jg[64], p[64];
+  sapp_cost_grad(P, w, v, g, jg);
+  sap_mul_A(sapp_A(P, w), P->nbody, v, p);
+  double pn = sapp_norm_D(P, w, p), jn = sapp_norm_D(P, w, jg);
+  return sapp_norm_D(P, w, g) / (abs_tol + rel_tol * (pn > jn ? pn : jn));
+}
+
+/* Bound on ‖v − v_opt‖ from the gradient at v: ℓ is strongly convex with modulus λ_min(A) (the
+ * constraint costs are convex), so ‖v − v_opt‖ ≤ ‖∇ℓ(v)‖/λ_min(A). lam_min must be set. */
+static inline double sapp_dist_bound(const sapProblem *P, int w, const double *v) {
+  double g[64];
+  sapp_cost_grad(P, w, v, g, NULL);
+  return sapp_norm2(g, P->nv) / P->lam_min[w];
+}
+
+/* An independent minimiser: steepest descent in the metric diag(A) from v*, each step length
+ * found from the sign of the directional derivative (start at twice the last step, halve while
+ * ℓ still rises at the trial point, so a convex ℓ decreased over the whole step). Slopes, not
+ * cost differences, decide, so rounding of ℓ does not stall it near the optimum. Runs until the
+ * criterion ratio at ε_r = 1e-12 is below 1; uses only sapp_cost_grad. Returns the iterations. */
+static inline int sapp_ref_minimise(const sapProblem *P, int w, double *v) {
+  const double *A = sapp_A(P, w);
+  double g[64], d[64], trial[64], gt[64];
+  double t = 1e-3;
+  memcpy(v, sapp_v(P, P->vstar, w), sizeof(double) * (size_t)P->nv);
+  sapp_cost_grad(P, w, v, g, NULL);
+  int it;
+  for (it = 0; it < 2000000; ++it) {
+    if (sapp_crit_ratio(P, w, v, 1e-300, 1e-12) < 1) break;
+    for (int i = 0; i < P->nv; ++i) d[i] = -g[i] / A[36 * (i / 6) + 7 * (i % 6)];
+    t *= 2;
+    for (;;) {
+      for (int i = 0; i < P->nv; ++i) trial[i] = v[i] + t * d[i];
+      sapp_cost_grad(P, w, trial, gt, NULL);
+      double slope = 0;
+      for (int i = 0; i < P->nv; ++i) slope += gt[i] * d[i];
+      if (slope <= 0 || t < 1e-30) break;
+      t *= 0.5;
+    }
+    if (t < 1e-30) break;
+    memcpy(v, trial, sizeof(double) * (size_t)P->nv);
+    memcpy(g, gt, sizeof(double) * (size_t)P->nv);
+  }
+  return it;
+}
+
+#endif
