@@ -27,6 +27,9 @@
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
 
+/* The largest finite real: x <= SAP_REAL_MAX is false for NaN and +∞ alike. */
+#define SAP_REAL_MAX 1.7976931348623157e308
+
 typedef struct sapCon {
   int body_a, body_b;  /* −1: the world */
   vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
@@ -314,7 +317,14 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   real scale = B->set.abs_tol + B->set.rel_tol * (pn > jc_norm ? pn : jc_norm);
   st->cost = cost;
   st->residual = gn / scale;
-  if (gn <= scale || st->cost_converged) {
+  if (!(cost <= SAP_REAL_MAX && cost >= -SAP_REAL_MAX) || scale > SAP_REAL_MAX || gn > SAP_REAL_MAX) {
+    /* NaN or ∞ in v*, the warm start or a constraint (an infinite stiffness makes the threshold
+     * infinite, so the test below would pass): name the cause before the solver turns it into a
+     * failed Cholesky or line search. (A NaN norm alone comes from the D scaling of an A with a
+     * negative diagonal; the Cholesky names that one: not positive definite.) */
+    st->done = 1;
+    B->status[w] |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
+  } else if (gn <= scale || st->cost_converged) {
     st->done = st->converged = 1;
   } else if (st->iterations >= B->set.max_iterations) {
     st->done = 1;
