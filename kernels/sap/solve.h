@@ -23,6 +23,7 @@
 
 #include "isobar/world_status.h"
 #include "kernels/core.h"
+#include "kernels/linalg/cholesky.h"
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
@@ -455,6 +456,24 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   real lprev = st->cost;
   st->cost_converged = fabs(lnew - lprev) < B->set.cost_abs_tol + B->set.cost_rel_tol * 0.5 * (fabs(lnew) + fabs(lprev)) &&
                        alpha > (real)0.5;
+}
+
+/* World w's whole Newton solve as one item: begin → factor → solve → end until the world is done.
+ * It does per world exactly what the batched path (all worlds' begin, the batched Cholesky with
+ * the hand-written kernel, all worlds' end) does, in the same order, so the results are bitwise
+ * the same. On the GPU it needs no host synchronisation (no count of active worlds to read
+ * back), which is what lets a whole step be captured in a CUDA graph. */
+static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
+  const int nv = B->nv;
+  real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
+  for (int it = 0; it <= B->set.max_iterations && !B->stats[w].done; ++it) {
+    sap_newton_begin(B, w);
+    if (B->stats[w].done) break;
+    int info = chol_factor(nv, H);
+    if (info == 0) chol_solve(nv, H, rhs);
+    ((int *)B->info)[w] = info; /* the batched path writes it through the Cholesky plan */
+    sap_newton_end(B, w);
+  }
 }
 
 #endif
