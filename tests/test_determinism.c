@@ -23,6 +23,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <criterion/hooks.h>
+#include <criterion/logging.h>
 #include <criterion/parameterized.h>
 #include <inttypes.h>
 #include <stdio.h>
