@@ -1,15 +1,20 @@
 /* isobar run, end to end: the tool is run as a user would (system() with redirected output) on
  * the example scenes. It exits 0 and ends its stdout with one JSON line; --steps 0 records
- * exactly the initial state; --initial-velocity reaches the recorded state; bad input exits
- * non-zero with the file named on stderr, and never crashes. */
+ * exactly the initial state; --initial-velocity reaches the recorded state; state_hash is the
+ * same for any thread count and is the library's final state hashed as documented; bad input
+ * exits non-zero with the file named on stderr, and never crashes. */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "isobar/isobar.h"
+#include "isobar/scene.h"
+#include "support/run_hash.h"
 #include "support/support.h"
 
 static char tmpdir[256];
@@ -261,4 +266,56 @@ Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
   has(err, "rerun with --max-contacts");
   free(out);
   free(err);
+}
+
+/* The "state_hash" of the JSON line: 16 hex digits. */
+static uint64_t state_hash_of(const char *json) {
+  const char *at = strstr(json, "\"state_hash\": \"");
+  cr_assert_not_null(at, "no state_hash in '%s'", json);
+  char hex[17] = {0};
+  cr_assert_eq(sscanf(at, "\"state_hash\": \"%16[0-9a-f]\"", hex), 1, "'%s'", at);
+  cr_assert_eq(strlen(hex), 16u, "state_hash '%s' is not 16 hex digits", hex);
+  return (uint64_t)strtoull(hex, NULL, 16);
+}
+
+/* The box of compliant_box_on_plane.sdf sliding and spinning on the plane. */
+#define SLIDE "box=0.5,0,0,0,0,3"
+
+static uint64_t run_hash_cli(int steps, int threads) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --worlds 3 --steps %d --backend cpu --threads %d --quiet --initial-velocity " SLIDE,
+           src("examples/compliant_box_on_plane.sdf"), steps, threads);
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  uint64_t h = state_hash_of(last_line(out));
+  free(out);
+  free(err);
+  return h;
+}
+
+Test(cli_run, state_hash_is_the_final_state_whatever_the_threads) {
+  uint64_t h1 = run_hash_cli(20, 1), h2 = run_hash_cli(20, 2), h3 = run_hash_cli(21, 1);
+  cr_assert_eq(h1, h2, "1 and 2 threads end in different states: %016" PRIx64 " vs %016" PRIx64, h1, h2);
+  cr_assert_neq(h1, h3, "one more step of a sliding box leaves the same hash");
+
+  /* The documented definition (FNV-1a of q, then v, of every world), computed in process. */
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_load(src("examples/compliant_box_on_plane.sdf"), NULL, &m, NULL), ISO_OK, "%s", iso_last_error());
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 3;
+  sd.backend = ISO_BACKEND_CPU;
+  sd.threads = 1;
+  isoSim *sim = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &sim), ISO_OK, "%s", iso_last_error());
+  int box = -1;
+  cr_assert_eq(iso_scene_find_body(m, "box", &box), ISO_OK);
+  cr_assert(box == 0 && iso_sim_body_count(sim) == 1, "the box is the scene's only body");
+  const double v1[6] = {0, 0, 3, 0.5, 0, 0}; /* SLIDE as the sim's [angular, linear] */
+  double v[18];
+  for (int i = 0; i < 18; ++i) v[i] = v1[i % 6];
+  cr_assert_eq(iso_sim_set_state(sim, ISO_STATE_V, iso_worlds_all(), v), ISO_OK);
+  for (int s = 0; s < 20; ++s) cr_assert_eq(iso_sim_step(sim), ISO_OK);
+  uint64_t here = run_hash_final_state(sim);
+  cr_assert_eq(here, h1, "isobar run says %016" PRIx64 ", the library's state hashes to %016" PRIx64, h1, here);
+  iso_sim_destroy(sim);
+  iso_model_destroy(m);
 }

@@ -1,6 +1,7 @@
 /* isobar run: load a scene file (SDFormat or URDF), step it in N worlds, optionally record every
  * state to CSV and the contact surfaces to VTK, and end with one JSON line on stdout. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,8 @@ static void run_usage(FILE *f) {
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
           "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
           "worlds, bodies, geometries, steps, dt, backend, threads, wall_s, world_steps_per_s,\n"
-          "contact_faces, contact_points, faulted_worlds, report_lines. Elements of the file that\n"
-          "isobar does not use are listed on stderr.\n"
+          "contact_faces, contact_points, faulted_worlds, report_lines, state_hash. Elements of\n"
+          "the file that isobar does not use are listed on stderr.\n"
           "\n"
           "  --worlds N     number of worlds (default 1)\n"
           "  --steps S      steps to take; 0 steps nothing (default 1000)\n"
@@ -40,7 +41,11 @@ static void run_usage(FILE *f) {
           "  --quiet        print only errors and the JSON line\n"
           "\n"
           "A world whose lists outgrow a capacity is frozen; the run says so on stderr with the\n"
-          "capacity it needed, and the JSON line counts it in faulted_worlds.\n");
+          "capacity it needed, and the JSON line counts it in faulted_worlds.\n"
+          "\n"
+          "state_hash is FNV-1a 64 over the bytes of the final q of every world, then v of every\n"
+          "world, as 16 hex digits: two runs with the same hash ended in bitwise the same state.\n"
+          "The CPU backend gives the same hash for any --threads.\n");
 }
 
 static int fail(const char *what, isoStatus st) {
@@ -153,6 +158,27 @@ static void contact_totals(const isoSim *sim, long long *faces, long long *point
       free(big);
     }
   }
+}
+
+/* FNV-1a 64 of the final q, then v, of every world (tests/support/run_hash.c computes the same,
+ * and tests/test_cli_run.c holds the two together). Raw bytes, nothing canonicalised: the hash
+ * is for seeing whether two runs ended bitwise alike, e.g. on two machines. */
+static isoStatus state_hash(const isoSim *sim, uint64_t *out) {
+  size_t n = (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, ISO_STATE_Q);
+  double *buf = (double *)malloc(sizeof(double) * (n + 1));
+  if (!buf) return ISO_ERR_NOMEM;
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a's offset basis */
+  isoStatus st = ISO_OK;
+  for (int f = 0; f < 2 && st == ISO_OK; ++f) {
+    isoStateField field = f == 0 ? ISO_STATE_Q : ISO_STATE_V;
+    st = iso_sim_get_state(sim, field, iso_worlds_all(), buf);
+    size_t nb = sizeof(double) * (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, field);
+    const unsigned char *b = (const unsigned char *)buf;
+    for (size_t i = 0; i < nb && st == ISO_OK; ++i) h = (h ^ b[i]) * 0x100000001b3ull; /* FNV-1a 64's prime */
+  }
+  free(buf);
+  *out = h;
+  return st;
 }
 
 /* A JSON string (quotes, backslashes and control characters escaped). */
@@ -357,6 +383,11 @@ static int run(const runArgs *a) {
   explain_faults(sim, status, a->worlds);
   free(status);
   if (!a->quiet) print_state(model, sim);
+  uint64_t hash = 0;
+  if ((st = state_hash(sim, &hash)) != ISO_OK) {
+    rc = fail("hashing the state", st);
+    goto done;
+  }
   double wsps = wall > 0 ? (double)a->worlds * (double)a->steps / wall : 0;
   long long nfaces = 0, npoints = 0;
   contact_totals(sim, &nfaces, &npoints);
@@ -364,10 +395,10 @@ static int run(const runArgs *a) {
   json_string(stdout, a->scene);
   printf(", \"worlds\": %lld, \"bodies\": %d, \"geometries\": %d, \"steps\": %lld, \"dt\": %.10g, \"backend\": \"%s\", "
          "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": %lld, \"contact_points\": %lld, "
-         "\"faulted_worlds\": %d, \"report_lines\": %d}\n",
+         "\"faulted_worlds\": %d, \"report_lines\": %d, \"state_hash\": \"%016llx\"}\n",
          a->worlds, iso_model_body_count(model), iso_model_geometry_count(model), a->steps, iso_sim_time_step(sim),
          iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, nfaces, npoints, faulted,
-         iso_load_report_count(report));
+         iso_load_report_count(report), (unsigned long long)hash);
   rc = 0;
 done:
   record_csv_close(&rec);
