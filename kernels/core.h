@@ -12,6 +12,9 @@
 #ifdef __CUDACC__
 #define ISO_HD __host__ __device__
 #define ISO_RESTRICT __restrict__
+#elif defined(__cplusplus) /* the emulated CUDA build (ISO_CUDA_EMULATE): C++ has no restrict */
+#define ISO_HD
+#define ISO_RESTRICT __restrict__
 #else
 #define ISO_HD
 #define ISO_RESTRICT restrict

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Build isobar with warnings as errors (CUDA backend included when nvcc is found) and run the
 # whole test suite; then build it again with AddressSanitizer and UndefinedBehaviorSanitizer
-# and run the suite once more. Set ISO_REQUIRE_CUDA=1 to fail when the CUDA backend cannot be
-# built (CI does). Set ISO_SKIP_SANITIZE=1 to skip the second pass.
+# and run the suite once more, the CUDA backend emulated on the host (ISO_CUDA_EMULATE). Set
+# ISO_REQUIRE_CUDA=1 to fail when the CUDA backend cannot be built (CI does). Set
+# ISO_SKIP_SANITIZE=1 to skip the second pass.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -16,9 +17,10 @@ cmake --build build -j "$jobs"
 (cd build && ctest --output-on-failure -j "$jobs")
 
 if [[ "${ISO_SKIP_SANITIZE:-0}" != 1 ]]; then
-  # The CUDA runtime and ASan do not mix well, and this pass is about host code.
+  # The CUDA runtime and ASan do not mix well, so this pass builds the CUDA backend on the host
+  # shim (ISO_CUDA_EMULATE): the suite's CUDA-vs-CPU tests run the launch layer under ASan+UBSan.
   cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DISO_WERROR=ON -DISO_SANITIZE=ON \
-    -DISO_WITH_CUDA=OFF >/dev/null
+    -DISO_CUDA_EMULATE=ON >/dev/null
   cmake --build build-asan -j "$jobs"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs")

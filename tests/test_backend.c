@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "host/backend/backend.h"
+#include "host/backend/linalg.h"
 #include "isobar/backend.h"
 #include "support/support.h"
 
@@ -36,6 +37,38 @@ Test(backend, auto_falls_back_to_cpu_with_reason) {
   cr_assert_eq(b.kind, ISO_BACKEND_CPU);
   cr_assert_eq(b.threads, 2);
   cr_assert(strstr(b.reason, "auto chose cpu") != NULL, "%s", b.reason);
+  backend_release(&b);
+}
+
+/* The emulated device runs the CUDA code serially on the host: asked for, it is used and says
+ * what it is; AUTO never takes it. */
+Test(backend, emulated_device_only_on_request) {
+  if (!test_cuda_emulated()) cr_skip_test("the CUDA backend is not the host emulation");
+  isoBackend b;
+  cr_assert_eq(backend_init(&b, ISO_BACKEND_CUDA, 1, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(b.kind, ISO_BACKEND_CUDA);
+  cr_assert(strstr(b.reason, "emulation") != NULL, "%s", b.reason);
+  backend_release(&b);
+  cr_assert_eq(backend_init(&b, ISO_BACKEND_AUTO, 2, NULL), ISO_OK);
+  cr_assert_eq(b.kind, ISO_BACKEND_CPU);
+  cr_assert_eq(b.threads, 2);
+  cr_assert(strstr(b.reason, "auto chose cpu") != NULL && strstr(b.reason, "emulation") != NULL, "%s", b.reason);
+  backend_release(&b);
+}
+
+/* A device allocation that fails is ISO_ERR_NOMEM, and it leaves no stale error behind: the
+ * launch check after it (the pointer-array kernel of a Cholesky plan) reports its own launch. */
+Test(backend, failed_device_alloc_is_nomem_and_not_sticky) {
+  test_require_cuda_device();
+  isoBackend b;
+  cr_assert_eq(backend_init(&b, ISO_BACKEND_CUDA, 1, NULL), ISO_OK, "%s", iso_last_error());
+  void *p = (void *)&b;
+  cr_assert_eq(backend_alloc(&b, &p, (size_t)1 << 60), ISO_ERR_NOMEM, "%s", iso_last_error());
+  cr_assert_null(p);
+  cr_assert(strstr(iso_last_error(), "out of memory") != NULL, "%s", iso_last_error());
+  linalgCholesky c;
+  cr_assert_eq(linalg_cholesky_create(&b, 4, 3, &c), ISO_OK, "%s", iso_last_error());
+  linalg_cholesky_destroy(&b, &c);
   backend_release(&b);
 }
 

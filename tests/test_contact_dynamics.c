@@ -426,8 +426,7 @@ Test(contact_dynamics, constraint_overflow_freezes_only_that_world) {
 }
 
 Test(contact_dynamics, cuda_matches_cpu) {
-  char why[256];
-  if (!test_cuda_device(why, sizeof why)) cr_skip_test("no CUDA device: %s", why);
+  test_require_cuda_device();
   isoModel *m = pile();
   const int N = 9;
   isoSim *c = tb_sim(m, N, 2, ISO_CONTACT_LAGGED);
@@ -445,9 +444,17 @@ Test(contact_dynamics, cuda_matches_cpu) {
     iso_sim_get_state(g, ISO_STATE_Q, iso_worlds_one(w), qg);
     iso_sim_get_state(c, ISO_STATE_V, iso_worlds_one(w), vc);
     iso_sim_get_state(g, ISO_STATE_V, iso_worlds_one(w), vg);
-    /* FMA and libm differences grow through 200 contact steps; positions agree to 1e-7 m */
-    for (int i = 0; i < 14; ++i) cr_assert_float_eq(qc[i], qg[i], 1e-7, "world %d q[%d]", w, i);
-    for (int i = 0; i < 12; ++i) cr_assert_float_eq(vc[i], vg[i], 1e-4, "world %d v[%d]", w, i);
+    if (test_cuda_emulated()) {
+      /* the CPU's item code and Cholesky without contraction: the same bits after 200 steps */
+      cr_assert(test_same_bits(qc, qg, 14), "world %d: q differs on the emulated device", w);
+      cr_assert(test_same_bits(vc, vg, 12), "world %d: v differs on the emulated device", w);
+    } else {
+      /* FMA and libm differences grow through 200 contact steps. The emulated launch layer
+       * compiled with -mfma -ffp-contract=fast drifted by up to 2.3e-7 m and 4e-6 m/s here, with
+       * the same status bits: positions agree to 1e-6 m. */
+      for (int i = 0; i < 14; ++i) cr_assert_float_eq(qc[i], qg[i], 1e-6, "world %d q[%d]", w, i);
+      for (int i = 0; i < 12; ++i) cr_assert_float_eq(vc[i], vg[i], 1e-4, "world %d v[%d]", w, i);
+    }
     uint32_t sc, sg;
     iso_sim_get_status(c, iso_worlds_one(w), &sc);
     iso_sim_get_status(g, iso_worlds_one(w), &sg);

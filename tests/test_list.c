@@ -410,8 +410,7 @@ Test(list, bad_arguments_are_refused) {
 /* ---- CUDA against the CPU --------------------------------------------------------------------- */
 
 Test(list, cuda_matches_cpu) {
-  char why[256];
-  if (!test_cuda_device(why, sizeof why)) cr_skip_test("no CUDA device: %s", why);
+  test_require_cuda_device();
   isoBackend g, c = cpu(3);
   cr_assert_eq(backend_init(&g, ISO_BACKEND_CUDA, 1, NULL), ISO_OK, "%s", iso_last_error());
   size_t gwsb = list_workspace_bytes(&g, NMAX);

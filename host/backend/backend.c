@@ -58,6 +58,12 @@ isoStatus backend_init(isoBackend *b, isoBackendKind kind, int threads, void *st
   int ndev = 0;
   char why[200];
   isoStatus st = cuda_probe(&ndev, why, sizeof why);
+  /* The emulated device runs the CUDA code serially on one host thread: it is there to test
+   * those code paths, and AUTO picking it would be a silent slowdown. */
+  if (kind == ISO_BACKEND_AUTO && st == ISO_OK && ndev > 0 && cuda_emulated()) {
+    snprintf(why, sizeof why, "the only CUDA device is the host emulation (ISO_CUDA_EMULATE); ask for cuda to use it");
+    ndev = 0;
+  }
   if (st == ISO_OK && ndev > 0) {
     st = cuda_backend_init(b, stream);
     if (st == ISO_OK) {

@@ -15,6 +15,9 @@ extern "C" {
 
 /* runtime (kernels/cuda/cuda_runtime.cu) */
 int cuda_compiled(void);
+/* 1 when the CUDA layer runs on the host shim of kernels/cuda/emu (ISO_CUDA_EMULATE): the CUDA
+ * code paths for tests, not a device anyone would choose for speed. */
+int cuda_emulated(void);
 isoStatus cuda_probe(int *ndevice, char *why, size_t why_len);
 isoStatus cuda_backend_init(isoBackend *b, void *user_stream);
 void cuda_backend_release(isoBackend *b);

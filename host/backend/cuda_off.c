@@ -12,6 +12,8 @@
 
 int cuda_compiled(void) { return 0; }
 
+int cuda_emulated(void) { return 0; }
+
 isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
   *ndevice = 0;
   if (why && why_len) snprintf(why, why_len, "%s", OFF_MSG);

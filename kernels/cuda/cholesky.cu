@@ -70,8 +70,8 @@ extern "C" isoStatus cuda_cholesky_create(const isoBackend *b, linalgCholesky *c
   c->dev_ptrs = NULL;
   CUDA_TRY(cudaMalloc(&c->dev_ptrs, ptrs_bytes(c->nbatch)));
   CUDA_TRY(cudaMemsetAsync(c->dev_ptrs, 0, ptrs_bytes(c->nbatch), s));
-  chol_fill_ptrs<<<cuda_grid(c->nbatch, BLOCK), BLOCK, 0, s>>>((double **)c->dev_ptrs, c->A, c->B, c->n,
-                                                               c->nbatch);
+  ISO_LAUNCH(chol_fill_ptrs, cuda_grid(c->nbatch, BLOCK), BLOCK, s,
+             (double **)c->dev_ptrs, c->A, c->B, c->n, c->nbatch);
   CUDA_LAUNCHED();
   return ISO_OK;
 }
@@ -88,7 +88,7 @@ extern "C" isoStatus cuda_cholesky_run(const isoBackend *b, linalgCholesky *c, u
   CUSOLVER_TRY(cusolverDnDpotrsBatched(h, CUBLAS_FILL_MODE_LOWER, c->n, 1, Aptrs, c->n, Bptrs, c->n,
                                        potrs_info(c), c->nbatch));
   if (world_status) {
-    chol_mark_not_spd<<<cuda_grid(c->nbatch, BLOCK), BLOCK, 0, s>>>(c->info, world_status, c->nbatch);
+    ISO_LAUNCH(chol_mark_not_spd, cuda_grid(c->nbatch, BLOCK), BLOCK, s, c->info, world_status, c->nbatch);
     CUDA_LAUNCHED();
   }
   return ISO_OK;

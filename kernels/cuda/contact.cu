@@ -44,18 +44,18 @@ extern "C" isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev 
                                       const real *q, int nq, uint32_t *status) {
   cudaStream_t s = (cudaStream_t)b->stream;
   const unsigned bs = 128;
-  hs_pose_kernel<<<cuda_grid((long long)nworld * H.ngeom, bs), bs, 0, s>>>(nworld, H, W, q, nq);
+  ISO_LAUNCH(hs_pose_kernel, cuda_grid((long long)nworld * H.ngeom, bs), bs, s, nworld, H, W, q, nq);
   CUDA_LAUNCHED();
   if (H.npair == 0) return ISO_OK; /* poses only: point contact uses them */
-  hs_count_kernel<<<cuda_grid((long long)nworld * H.npair, bs), bs, 0, s>>>(nworld, H, W, status);
+  ISO_LAUNCH(hs_count_kernel, cuda_grid((long long)nworld * H.npair, bs), bs, s, nworld, H, W, status);
   CUDA_LAUNCHED();
-  hs_scan_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, H, W, status);
+  ISO_LAUNCH(hs_scan_kernel, cuda_grid(nworld, bs), bs, s, nworld, H, W, status);
   CUDA_LAUNCHED();
-  hs_emit_kernel<<<cuda_grid((long long)nworld * H.npair, bs), bs, 0, s>>>(nworld, H, W);
+  ISO_LAUNCH(hs_emit_kernel, cuda_grid((long long)nworld * H.npair, bs), bs, s, nworld, H, W);
   CUDA_LAUNCHED();
-  hs_narrow_kernel<<<cuda_grid((long long)nworld * W.max_cand, bs), bs, 0, s>>>(nworld, H, W);
+  ISO_LAUNCH(hs_narrow_kernel, cuda_grid((long long)nworld * W.max_cand, bs), bs, s, nworld, H, W);
   CUDA_LAUNCHED();
-  hs_compact_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, W, status);
+  ISO_LAUNCH(hs_compact_kernel, cuda_grid(nworld, bs), bs, s, nworld, W, status);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

@@ -1,5 +1,8 @@
-/* Checking every CUDA and cuSOLVER call: a failure becomes an isoStatus whose message names the
- * call, the file and the line. Only included by kernels/cuda/ sources. */
+/* Checking every CUDA and cuSOLVER call, and launching kernels: a failure becomes an isoStatus
+ * whose message names the call, the file and the line. Only included by kernels/cuda/ sources.
+ *
+ * Under ISO_CUDA_EMULATED these sources are compiled as C++ against the host shim in
+ * kernels/cuda/emu/ (first on the include path, so <cuda_runtime.h> is the shim's). */
 #ifndef ISO_CUDA_CHECK_H
 #define ISO_CUDA_CHECK_H
 
@@ -7,16 +10,33 @@
 
 #include "host/base/error.h"
 
-#define CUDA_TRY(call)                                                                    \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess)                                                                \
-      return iso_fail(ISO_ERR_CUDA, "%s failed at %s:%d: %s", #call, __FILE__, __LINE__, \
-                      cudaGetErrorString(e_));                                            \
+/* A failed call leaves the runtime's per-thread last error set; it is cleared here, once the
+ * failure has become an isoStatus, or the next launch check would report this failure as its
+ * own. (A sticky error, such as an illegal address, cannot be cleared and fails later calls
+ * too, as it should.) Out of device memory is ISO_ERR_NOMEM like out of host memory, so callers
+ * can tell "too big for this device" from a broken device. */
+#define CUDA_TRY(call)                                                                              \
+  do {                                                                                              \
+    cudaError_t e_ = (call);                                                                        \
+    if (e_ != cudaSuccess) {                                                                        \
+      (void)cudaGetLastError();                                                                     \
+      return iso_fail(e_ == cudaErrorMemoryAllocation ? ISO_ERR_NOMEM : ISO_ERR_CUDA,               \
+                      "%s failed at %s:%d: %s", #call, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+    }                                                                                               \
   } while (0)
 
 /* After a kernel launch: report a bad launch configuration at once. */
 #define CUDA_LAUNCHED() CUDA_TRY(cudaGetLastError())
+
+/* kernel<<<grid, block, 0, stream>>>(args...), the one launch syntax of kernels/cuda/. The
+ * emulation runs every block and thread of the grid in turn on the calling host thread, with
+ * blockIdx/threadIdx/blockDim/gridDim set for each, so grid-stride loops cover the items as on
+ * a device; a bad configuration sets the last error, which CUDA_LAUNCHED then reports. */
+#if defined(ISO_CUDA_EMULATED) && ISO_CUDA_EMULATED
+#define ISO_LAUNCH(kernel, grid, block, stream, ...) ::iso_emu::launch((grid), (block), (stream), kernel, __VA_ARGS__)
+#else
+#define ISO_LAUNCH(kernel, grid, block, stream, ...) kernel<<<(grid), (block), 0, (stream)>>>(__VA_ARGS__)
+#endif
 
 /* Grid size for n items at `block` threads, capped for grid-stride loops. */
 static inline unsigned cuda_grid(long long n, unsigned block) {

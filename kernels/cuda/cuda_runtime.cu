@@ -8,6 +8,12 @@
 
 extern "C" int cuda_compiled(void) { return 1; }
 
+#if defined(ISO_CUDA_EMULATED) && ISO_CUDA_EMULATED
+extern "C" int cuda_emulated(void) { return 1; }
+#else
+extern "C" int cuda_emulated(void) { return 0; }
+#endif
+
 extern "C" isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
   int n = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
@@ -22,9 +28,11 @@ extern "C" isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
     if (n == 0) snprintf(why, why_len, "no CUDA device found");
     else {
       cudaDeviceProp p;
-      if (cudaGetDeviceProperties(&p, 0) == cudaSuccess)
-        snprintf(why, why_len, "%d CUDA device(s); device 0: %s (sm_%d%d)", n, p.name, p.major, p.minor);
-      else snprintf(why, why_len, "%d CUDA device(s)", n);
+      if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) {
+        (void)cudaGetLastError();
+        snprintf(why, why_len, "%d CUDA device(s)", n);
+      } else if (cuda_emulated()) snprintf(why, why_len, "%d CUDA device(s); device 0: %s", n, p.name);
+      else snprintf(why, why_len, "%d CUDA device(s); device 0: %s (sm_%d%d)", n, p.name, p.major, p.minor);
     }
   }
   if (n == 0) return iso_fail(ISO_ERR_BACKEND, "no CUDA device found");
@@ -49,11 +57,17 @@ extern "C" isoStatus cuda_backend_init(isoBackend *b, void *user_stream) {
     if (b->own_stream) cudaStreamDestroy((cudaStream_t)b->stream);
     return iso_fail(ISO_ERR_CUDA, "cusolverDnCreate failed (status %d)", (int)cs);
   }
-  cusolverDnSetStream(h, (cudaStream_t)b->stream);
+  cs = cusolverDnSetStream(h, (cudaStream_t)b->stream);
+  if (cs != CUSOLVER_STATUS_SUCCESS) {
+    cusolverDnDestroy(h);
+    if (b->own_stream) cudaStreamDestroy((cudaStream_t)b->stream);
+    return iso_fail(ISO_ERR_CUDA, "cusolverDnSetStream failed (status %d)", (int)cs);
+  }
   b->cusolver = (void *)h;
   cudaDeviceProp p;
-  if (cudaGetDeviceProperties(&p, 0) == cudaSuccess)
-    snprintf(b->reason, sizeof b->reason, "cuda device 0: %.200s (sm_%d%d)", p.name, p.major, p.minor);
+  if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) (void)cudaGetLastError();
+  else if (cuda_emulated()) snprintf(b->reason, sizeof b->reason, "cuda device 0: %.200s", p.name);
+  else snprintf(b->reason, sizeof b->reason, "cuda device 0: %.200s (sm_%d%d)", p.name, p.major, p.minor);
   return ISO_OK;
 }
 

@@ -12,8 +12,8 @@ __global__ void rigid_free_step_kernel(int nworld, rigidParams P, int nq, int nv
 extern "C" isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq,
                                           int nv, real *q, real *v, real *time, uint32_t *status) {
   const unsigned block = 128;
-  rigid_free_step_kernel<<<cuda_grid(nworld, block), block, 0, (cudaStream_t)b->stream>>>(
-      nworld, P, nq, nv, q, v, time, status);
+  ISO_LAUNCH(rigid_free_step_kernel, cuda_grid(nworld, block), block, (cudaStream_t)b->stream,
+             nworld, P, nq, nv, q, v, time, status);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

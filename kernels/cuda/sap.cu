@@ -39,8 +39,8 @@ extern "C" isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint
                                      const int *pa, const int *pb, const xform *X, const uint32_t *status,
                                      sapPointHit *hits) {
   const unsigned bs = 128;
-  sap_points_kernel<<<cuda_grid((long long)nworld * npoint, bs), bs, 0, (cudaStream_t)b->stream>>>(
-      nworld, npoint, ngeom, shape, pa, pb, X, status, hits);
+  ISO_LAUNCH(sap_points_kernel, cuda_grid((long long)nworld * npoint, bs), bs, (cudaStream_t)b->stream,
+             nworld, npoint, ngeom, shape, pa, pb, X, status, hits);
   CUDA_LAUNCHED();
   return ISO_OK;
 }
@@ -49,8 +49,8 @@ extern "C" isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidPara
                                       hydroWork W, int has_faces, const sapPointHit *hits, int npoint,
                                       const real *q, int nq, sapBatch B, int *needed, uint32_t *status) {
   const unsigned bs = 64;
-  sap_prepare_kernel<<<cuda_grid(nworld, bs), bs, 0, (cudaStream_t)b->stream>>>(
-      nworld, P, M, H, W, has_faces, hits, npoint, q, nq, B, needed, status);
+  ISO_LAUNCH(sap_prepare_kernel, cuda_grid(nworld, bs), bs, (cudaStream_t)b->stream,
+             nworld, P, M, H, W, has_faces, hits, npoint, q, nq, B, needed, status);
   CUDA_LAUNCHED();
   return ISO_OK;
 }
@@ -59,7 +59,7 @@ extern "C" isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B,
   const unsigned bs = 64;
   cudaStream_t s = (cudaStream_t)b->stream;
   CUDA_TRY(cudaMemsetAsync(active_dev, 0, sizeof(int), s));
-  sap_begin_kernel<<<cuda_grid(nworld, bs), bs, 0, s>>>(nworld, B, active_dev);
+  ISO_LAUNCH(sap_begin_kernel, cuda_grid(nworld, bs), bs, s, nworld, B, active_dev);
   CUDA_LAUNCHED();
   CUDA_TRY(cudaMemcpyAsync(active, active_dev, sizeof(int), cudaMemcpyDeviceToHost, s));
   CUDA_TRY(cudaStreamSynchronize(s)); /* the host loop needs to know whether any world is left */
@@ -68,7 +68,7 @@ extern "C" isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B,
 
 extern "C" isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
   const unsigned bs = 64;
-  sap_end_kernel<<<cuda_grid(nworld, bs), bs, 0, (cudaStream_t)b->stream>>>(nworld, B);
+  ISO_LAUNCH(sap_end_kernel, cuda_grid(nworld, bs), bs, (cudaStream_t)b->stream, nworld, B);
   CUDA_LAUNCHED();
   return ISO_OK;
 }
@@ -76,7 +76,8 @@ extern "C" isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
 extern "C" isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
                                      real *time, uint32_t *status) {
   const unsigned bs = 64;
-  sap_finish_kernel<<<cuda_grid(nworld, bs), bs, 0, (cudaStream_t)b->stream>>>(nworld, P, B, q, nq, time, status);
+  ISO_LAUNCH(sap_finish_kernel, cuda_grid(nworld, bs), bs, (cudaStream_t)b->stream,
+             nworld, P, B, q, nq, time, status);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/backend/cuda_api.h"
 #include "isobar/backend.h"
 
 uint64_t test_rng_u64(test_rng *r) {
@@ -23,6 +24,20 @@ int test_cuda_device(char *why, int why_len) {
   int n = 0;
   if (iso_cuda_probe(&n, why, why_len) != ISO_OK) return 0;
   return n > 0;
+}
+
+void test_require_cuda_device(void) {
+  char why[256];
+  if (test_cuda_device(why, sizeof why)) return;
+  const char *req = getenv("ISO_REQUIRE_CUDA_DEVICE");
+  if (req && strcmp(req, "1") == 0) cr_assert_fail("ISO_REQUIRE_CUDA_DEVICE=1 but no CUDA device is usable: %s", why);
+  cr_skip_test("no CUDA device: %s", why);
+}
+
+int test_cuda_emulated(void) { return cuda_emulated(); }
+
+int test_same_bits(const double *a, const double *b, int n) {
+  return memcmp(a, b, (size_t)n * sizeof *a) == 0;
 }
 
 char *test_tmp_template(char *buf, int len, const char *stem) {

@@ -23,4 +23,17 @@ int test_line_of(const char *path, const char *needle);
 /* 1 when a CUDA device is usable; otherwise 0 and a reason for the skip message. */
 int test_cuda_device(char *why, int why_len);
 
+/* For the tests that need a CUDA device (the emulated one counts): without one, skip with the
+ * probe's reason, or fail when ISO_REQUIRE_CUDA_DEVICE=1 (a GPU runner, where a skip would
+ * hide a missing device or too old a driver behind a green run). */
+void test_require_cuda_device(void);
+
+/* 1 when the CUDA backend is the host emulation (ISO_CUDA_EMULATE). It runs the CPU backend's
+ * item functions and Cholesky, compiled without contraction, so CUDA-vs-CPU comparisons are
+ * bitwise there; a real device contracts to FMA and keeps the tolerances. */
+int test_cuda_emulated(void);
+
+/* 1 when a and b hold the same bits (NaNs and signed zeros included). */
+int test_same_bits(const double *a, const double *b, int n);
+
 #endif
