@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/assets/mesh_read.h"
 #include "host/base/error.h"
 #include "host/model/model_internal.h"
 
@@ -109,9 +110,13 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
         if (!isfinite(g->mesh_scale[k]) || g->mesh_scale[k] == 0)
           return iso_fail(ISO_ERR_INVALID, "%s: mesh scale %g must be finite and non-zero", what,
                           g->mesh_scale[k]);
-      FILE *f = fopen(g->mesh_file, "rb");
-      if (!f) return iso_fail(ISO_ERR_IO, "%s: cannot open mesh file '%s'", what, g->mesh_file);
-      fclose(f);
+      /* Checked without opening: a FIFO would block here, and a device would pass an open. */
+      isoStatus fst = mesh_read_check_file(g->mesh_file);
+      if (fst != ISO_OK) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", iso_last_error());
+        return iso_fail(fst, "%s: mesh file %s", what, why);
+      }
       break;
     }
     default:

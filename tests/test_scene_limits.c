@@ -1,0 +1,144 @@
+/* Scene loading against hostile or broken input: FIFOs, devices and folders given as meshes
+ * are refused before they can block or feed a load without end, and a mesh file past the size
+ * cap is refused by name.
+ *
+ * Some of these hung or ran out of memory before the checks existed, so each test carries a
+ * generous Criterion timeout: a guard against hanging the suite, not a measure of speed. */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host/assets/mesh.h"
+#include "isobar/isobar.h"
+#include "isobar/scene.h"
+#include "support/support.h"
+
+static char tmpdir[256];
+
+static void make_tmpdir(void) {
+  test_tmp_template(tmpdir, sizeof tmpdir, "isobar_limits_");
+  cr_assert(mkdtemp(tmpdir) != NULL);
+}
+
+static void remove_tmpdir(void) {
+  if (!tmpdir[0]) return;
+  DIR *d = opendir(tmpdir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      char p[1024];
+      snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
+      if (unlink(p) != 0) rmdir(p);
+    }
+    closedir(d);
+  }
+  rmdir(tmpdir);
+}
+
+TestSuite(scene_limits, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120);
+
+static const char *tmp(const char *name) {
+  static char buf[4][1024];
+  static int k;
+  char *p = buf[k++ % 4];
+  snprintf(p, 1024, "%s/%s", tmpdir, name);
+  return p;
+}
+
+static void write_file(const char *path, const void *data, size_t len) {
+  FILE *f = fopen(path, "wb");
+  cr_assert_not_null(f, "cannot create %s", path);
+  cr_assert_eq(fwrite(data, 1, len, f), len);
+  cr_assert_eq(fclose(f), 0);
+}
+
+static void write_text(const char *path, const char *text) { write_file(path, text, strlen(text)); }
+
+/* The load fails with `want`, a message holding every needle, and nothing printed on stderr. */
+static void load_fails(const char *path, isoStatus want, const char *n1, const char *n2) {
+  fflush(stderr);
+  int saved = dup(2);
+  const char *errpath = tmp("stderr.txt");
+  int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  cr_assert(saved >= 0 && fd >= 0);
+  dup2(fd, 2);
+  close(fd);
+  isoModel *m = NULL;
+  isoLoadReport *r = NULL;
+  isoStatus st = iso_scene_load(path, NULL, &m, &r);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  struct stat sb;
+  cr_assert_eq(stat(errpath, &sb), 0);
+  cr_assert_eq(sb.st_size, 0, "the library printed %lld bytes on stderr", (long long)sb.st_size);
+  unlink(errpath);
+  cr_assert_eq(st, want, "%s: got %s: %s", path, iso_status_string(st), iso_last_error());
+  cr_assert_null(m);
+  const char *e = iso_last_error();
+  cr_assert(strstr(e, n1) != NULL, "'%s' lacks '%s'", e, n1);
+  if (n2) cr_assert(strstr(e, n2) != NULL, "'%s' lacks '%s'", e, n2);
+}
+
+static const char *one_mesh_scene(const char *uri) {
+  static char text[1024];
+  snprintf(text, sizeof text,
+           "<sdf version=\"1.9\">\n  <model name=\"m\">\n    <link name=\"l\">\n      <collision name=\"c\">\n"
+           "        <geometry><mesh><uri>%s</uri></mesh></geometry>\n      </collision>\n    </link>\n"
+           "  </model>\n</sdf>\n",
+           uri);
+  return text;
+}
+
+/* ---- regular files only -------------------------------------------------------------------- */
+
+Test(scene_limits, fifo_as_mesh_is_refused) {
+  cr_assert_eq(mkfifo(tmp("fifo.obj"), 0600), 0);
+  write_text(tmp("s.sdf"), one_mesh_scene("fifo.obj"));
+  load_fails(tmp("s.sdf"), ISO_ERR_IO, "fifo.obj", "FIFO");
+}
+
+Test(scene_limits, folder_as_mesh_is_refused) {
+  cr_assert_eq(mkdir(tmp("dir.obj"), 0700), 0);
+  write_text(tmp("s.sdf"), one_mesh_scene("dir.obj"));
+  load_fails(tmp("s.sdf"), ISO_ERR_IO, "dir.obj", "folder");
+}
+
+/* /dev/zero never ends: read as a mesh it grew without bound. */
+Test(scene_limits, dev_zero_as_mesh_is_refused) {
+  cr_assert_eq(symlink("/dev/zero", tmp("zero.obj")), 0);
+  write_text(tmp("s.sdf"), one_mesh_scene("zero.obj"));
+  load_fails(tmp("s.sdf"), ISO_ERR_IO, "zero.obj", "character device");
+  triMesh t;
+  memset(&t, 0, sizeof t);
+  isoStatus st = mesh_read_obj("/dev/zero", NULL, 0, &t);
+  cr_assert_eq(st, ISO_ERR_IO, "got %s: %s", iso_status_string(st), iso_last_error());
+  cr_assert(strstr(iso_last_error(), "/dev/zero") != NULL, "%s", iso_last_error());
+}
+
+/* ---- mesh size cap ------------------------------------------------------------------------- */
+
+/* A sparse file one byte past the cap: no disk is used, and the cap is checked from stat. */
+Test(scene_limits, mesh_past_the_size_cap_is_refused) {
+  const char *path = tmp("huge.obj");
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  cr_assert(fd >= 0);
+  cr_assert_eq(ftruncate(fd, (off_t)256 * 1024 * 1024 + 1), 0);
+  close(fd);
+  triMesh t;
+  memset(&t, 0, sizeof t);
+  isoStatus st = mesh_read_obj(path, NULL, 0, &t);
+  cr_assert_eq(st, ISO_ERR_IO, "got %s: %s", iso_status_string(st), iso_last_error());
+  cr_assert(strstr(iso_last_error(), "huge.obj") && strstr(iso_last_error(), "256 MiB"), "%s", iso_last_error());
+  tetMesh m;
+  memset(&m, 0, sizeof m);
+  cr_assert_eq(mesh_read_vtk(path, NULL, &m), ISO_ERR_IO, "%s", iso_last_error());
+  cr_assert(strstr(iso_last_error(), "256 MiB"), "%s", iso_last_error());
+}
