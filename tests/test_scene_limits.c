@@ -1,6 +1,7 @@
-/* Scene loading against hostile or broken input: FIFOs, devices and folders given as meshes
- * are refused before they can block or feed a load without end, and a mesh file past the size
- * cap is refused by name.
+/* Scene loading against hostile or broken input: include fan-out hits a cap with file:line,
+ * FIFOs, devices and folders are refused before they can block or feed a load without end, a
+ * mesh file past the size cap is refused by name, and libxml2 errors (bad UTF-16 among them)
+ * fail the load naming the file while the library prints nothing.
  *
  * Some of these hung or ran out of memory before the checks existed, so each test carries a
  * generous Criterion timeout: a guard against hanging the suite, not a measure of speed. */
@@ -97,7 +98,43 @@ static const char *one_mesh_scene(const char *uri) {
   return text;
 }
 
+/* ---- include fan-out ----------------------------------------------------------------------- */
+
+/* 28 files, each including the next twice: 2^28 includes without a count cap. */
+Test(scene_limits, include_fan_out_hits_the_cap) {
+  for (int i = 0; i < 28; ++i) {
+    char name[32], text[1024];
+    snprintf(name, sizeof name, "f%02d.sdf", i);
+    if (i == 27) {
+      snprintf(text, sizeof text, "<sdf version=\"1.9\"><model name=\"m\"><link name=\"l\"/></model></sdf>\n");
+    } else {
+      snprintf(text, sizeof text,
+               "<sdf version=\"1.9\">\n<model name=\"m\">\n"
+               "  <include><uri>f%02d.sdf</uri><name>a</name></include>\n"
+               "  <include><uri>f%02d.sdf</uri><name>b</name></include>\n</model>\n</sdf>\n",
+               i + 1, i + 1);
+    }
+    write_text(tmp(name), text);
+  }
+  load_fails(tmp("f00.sdf"), ISO_ERR_CAPACITY, "more than 10000 includes", ".sdf:");
+  /* The message points at the <include> where the cap was hit: line 3 or 4 of some file. */
+  const char *e = iso_last_error();
+  cr_assert(strstr(e, ".sdf:3:") || strstr(e, ".sdf:4:"), "'%s' names no include line", e);
+}
+
 /* ---- regular files only -------------------------------------------------------------------- */
+
+Test(scene_limits, fifo_as_scene_is_refused) {
+  cr_assert_eq(mkfifo(tmp("scene.sdf"), 0600), 0);
+  load_fails(tmp("scene.sdf"), ISO_ERR_IO, "scene.sdf", "FIFO");
+}
+
+Test(scene_limits, fifo_as_include_is_refused) {
+  cr_assert_eq(mkfifo(tmp("inc.sdf"), 0600), 0);
+  write_text(tmp("top.sdf"), "<sdf version=\"1.9\">\n<world name=\"w\">\n"
+                             "  <include><uri>inc.sdf</uri></include>\n</world>\n</sdf>\n");
+  load_fails(tmp("top.sdf"), ISO_ERR_IO, "top.sdf:3:", "FIFO");
+}
 
 Test(scene_limits, fifo_as_mesh_is_refused) {
   cr_assert_eq(mkfifo(tmp("fifo.obj"), 0600), 0);
@@ -141,4 +178,26 @@ Test(scene_limits, mesh_past_the_size_cap_is_refused) {
   memset(&m, 0, sizeof m);
   cr_assert_eq(mesh_read_vtk(path, NULL, &m), ISO_ERR_IO, "%s", iso_last_error());
   cr_assert(strstr(iso_last_error(), "256 MiB"), "%s", iso_last_error());
+}
+
+/* ---- libxml2 diagnostics ------------------------------------------------------------------- */
+
+/* UTF-16LE with a byte-order mark, then a lone high surrogate: libxml2 2.9 printed the
+ * encoding error on stderr and returned an empty document, which loaded as an empty scene. */
+Test(scene_limits, bad_utf16_fails_naming_the_file) {
+  const char *head = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<sdf version=\"1.9\"><model name=\"m\">";
+  unsigned char buf[512];
+  size_t n = 0;
+  buf[n++] = 0xFF;
+  buf[n++] = 0xFE;
+  for (const char *p = head; *p; ++p) {
+    buf[n++] = (unsigned char)*p;
+    buf[n++] = 0;
+  }
+  buf[n++] = 0x00; /* U+D800, a high surrogate not followed by a low one */
+  buf[n++] = 0xD8;
+  buf[n++] = 'A';
+  buf[n++] = 0;
+  write_file(tmp("bad16.sdf"), buf, n);
+  load_fails(tmp("bad16.sdf"), ISO_ERR_PARSE, "bad16.sdf", "malformed XML");
 }

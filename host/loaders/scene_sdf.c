@@ -65,6 +65,7 @@ typedef struct sdfParser {
   sdfJoint *joints;
   int njoint, joint_cap;
   int depth; /* include nesting */
+  int nincl; /* includes followed, against ISO_SCENE_MAX_INCLUDES */
 } sdfParser;
 
 #define MAX_INCLUDE_DEPTH 32
@@ -380,6 +381,9 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   if (P->depth >= MAX_INCLUDE_DEPTH)
     return scene_fail(f, n, ISO_ERR_PARSE, "includes nest deeper than %d (does a file include itself?)", MAX_INCLUDE_DEPTH);
+  if (++P->nincl > ISO_SCENE_MAX_INCLUDES)
+    return scene_fail(f, n, ISO_ERR_CAPACITY, "the scene follows more than %d includes in one load",
+                      ISO_SCENE_MAX_INCLUDES);
   xmlNode *un = scene_child(n, "uri");
   if (!un) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <uri>");
   char *uri = scene_text(&c->mem, un), *path = NULL;
