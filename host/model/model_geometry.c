@@ -145,9 +145,7 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
 }
 
 static int find_geom(const isoModel *m, const char *name) {
-  for (int i = 0; i < m->ngeom; ++i)
-    if (strcmp(m->geom[i].name, name) == 0) return i;
-  return -1;
+  return name_map_get(&m->geom_names, 0, name, strlen(name));
 }
 
 isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id) {
@@ -176,7 +174,8 @@ isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id
   isoGeometryDef g = *def;
   g.name = dup(name);
   g.mesh_file = dup(def->mesh_file);
-  if (!g.name || (def->mesh_file && !g.mesh_file)) {
+  if (!g.name || (def->mesh_file && !g.mesh_file) ||
+      name_map_put(&m->geom_names, 0, g.name, strlen(g.name), m->ngeom) < 0) {
     free((char *)g.name);
     free((char *)g.mesh_file);
     return iso_fail(ISO_ERR_NOMEM, "iso_model_add_geometry: out of memory");
@@ -244,6 +243,7 @@ void model_geometry_free(isoModel *m) {
   }
   free(m->geom);
   free(m->exclude);
+  name_map_free(&m->geom_names);
   m->geom = NULL;
   m->exclude = NULL;
   m->ngeom = m->nexclude = 0;
