@@ -201,3 +201,34 @@ Test(scene_limits, bad_utf16_fails_naming_the_file) {
   write_file(tmp("bad16.sdf"), buf, n);
   load_fails(tmp("bad16.sdf"), ISO_ERR_PARSE, "bad16.sdf", "malformed XML");
 }
+
+/* A libxml2 warning does not fail the load: it becomes a report line with file and line, and
+ * nothing is printed. Before, the warning was dropped. */
+Test(scene_limits, xml_warning_goes_to_the_report) {
+  write_text(tmp("v11.sdf"), "<?xml version=\"1.1\"?>\n<sdf version=\"1.9\">\n  <model name=\"m\">\n"
+                             "    <link name=\"l\"/>\n  </model>\n</sdf>\n");
+  fflush(stderr);
+  int saved = dup(2);
+  const char *errpath = tmp("stderr.txt");
+  int fd = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  cr_assert(saved >= 0 && fd >= 0);
+  dup2(fd, 2);
+  close(fd);
+  isoModel *m = NULL;
+  isoLoadReport *r = NULL;
+  isoStatus st = iso_scene_load(tmp("v11.sdf"), NULL, &m, &r);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  struct stat sb;
+  cr_assert_eq(stat(errpath, &sb), 0);
+  cr_assert_eq(sb.st_size, 0, "the library printed %lld bytes on stderr", (long long)sb.st_size);
+  cr_assert_eq(st, ISO_OK, "%s", iso_last_error());
+  char want[1200];
+  snprintf(want, sizeof want, "%s:1: XML warning: ", tmp("v11.sdf"));
+  int found = 0;
+  for (int i = 0; i < iso_load_report_count(r); ++i) found |= strstr(iso_load_report_line(r, i), want) != NULL;
+  cr_assert(found, "no report line holds '%s' (%d lines)", want, iso_load_report_count(r));
+  iso_model_destroy(m);
+  iso_load_report_free(r);
+}

@@ -62,6 +62,7 @@ void scene_mem_free(sceneMem *m) {
   free(m->files);
   for (int i = 0; i < m->nalloc; ++i) free(m->allocs[i]);
   free(m->allocs);
+  free(m->notes);
 }
 
 /* ---- XML ---------------------------------------------------------------------------------- */
@@ -71,6 +72,8 @@ void scene_mem_free(sceneMem *m) {
  * conversion among them) without a parser context, through the thread's structured handler
  * rather than the context's: both are pointed here for the length of a parse. */
 typedef struct xmlCapture {
+  sceneMem *mem;     /* where warnings go */
+  const char *path;
   int have;
   int line;
   char msg[256];
@@ -78,6 +81,31 @@ typedef struct xmlCapture {
 } xmlCapture;
 
 static _Thread_local xmlCapture *tl_capture;
+
+/* A warning does not fail the load but is not dropped either: it becomes a report line. Past
+ * 100 the rest are dropped, so a hostile file cannot grow the report without end. Memory
+ * failure loses the note, nothing else. */
+static void add_note(xmlCapture *cap, const xmlError *err) {
+  sceneMem *m = cap->mem;
+  if (m->nnote >= 100) return;
+  if (m->nnote == m->note_cap) {
+    int nc = m->note_cap ? 2 * m->note_cap : 8;
+    sceneNote *n = (sceneNote *)realloc(m->notes, (size_t)nc * sizeof *n);
+    if (!n) return;
+    m->notes = n;
+    m->note_cap = nc;
+  }
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s", err->message ? err->message : "");
+  size_t len = strlen(msg);
+  while (len > 0 && (msg[len - 1] == '\n' || msg[len - 1] == ' ')) msg[--len] = '\0';
+  char *line = scene_printf(m, "%s:%d: XML warning: %s", cap->path, err->line, msg);
+  if (!line) return;
+  m->notes[m->nnote].line = line;
+  m->notes[m->nnote].file = m->nfile; /* the index the file gets once parsed */
+  m->notes[m->nnote].at = err->line;
+  m->nnote++;
+}
 
 /* libxml2 2.12 made the handler's error const. */
 #if LIBXML_VERSION >= 21200
@@ -87,8 +115,12 @@ static void capture_error(void *data, xmlErrorPtr err) {
 #endif
   (void)data;
   xmlCapture *cap = tl_capture;
+  if (cap && err && err->level == XML_ERR_WARNING) {
+    add_note(cap, err);
+    return;
+  }
   /* Namespace complaints (a drake: prefix without its xmlns declaration) do not make a file
-   * malformed, and Drake reads such files; warnings neither. Keep the first real error. */
+   * malformed, and Drake reads such files. Keep the first real error. */
   if (!cap || !err || cap->have || err->level < XML_ERR_ERROR || err->domain == XML_FROM_NAMESPACE)
     return;
   cap->have = 1;
@@ -195,6 +227,8 @@ isoStatus scene_open(sceneMem *m, const char *path, const sceneFile *from, xmlNo
   if (st != ISO_OK) return st;
   xmlCapture cap;
   memset(&cap, 0, sizeof cap);
+  cap.mem = m;
+  cap.path = path;
   xmlDoc *doc = parse_fd(fd, path, &cap);
   close(fd);
   /* libxml2 recovers from some errors (bad bytes in a declared encoding) and returns a partial
@@ -237,6 +271,7 @@ isoStatus scene_open(sceneMem *m, const char *path, const sceneFile *from, xmlNo
     return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
   }
   f->doc = doc;
+  f->index = m->nfile;
   m->files[m->nfile++] = f;
   *out = f;
   return ISO_OK;

@@ -25,7 +25,15 @@ typedef struct sceneFile {
   char *path;  /* as opened: relative to the working directory or absolute */
   char *dir;   /* its folder, against which relative uris resolve ("." when none) */
   xmlDoc *doc;
+  int index;   /* in sceneMem.files: the order files were opened in */
 } sceneFile;
+
+/* A libxml2 warning: "file:line: XML warning: message", and where it points (the index the
+ * file has in sceneMem.files, and the line) so the report can put it in document order. */
+typedef struct sceneNote {
+  char *line;
+  int file, at;
+} sceneNote;
 
 /* What a load owns below its description: every file parsed (their documents stay alive until
  * the load ends) and every string and block handed out. Freed in one go by scene_mem_free. */
@@ -35,6 +43,8 @@ typedef struct sceneMem {
   void **allocs;         /* (nalloc) every string and block of the load, freed at the end */
   int nalloc, alloc_cap;
   long nelement;         /* XML elements in every file parsed, against ISO_SCENE_MAX_ELEMENTS */
+  sceneNote *notes;      /* (nnote) libxml2's warnings, for the load report, at most 100 */
+  int nnote, note_cap;
 } sceneMem;
 
 /* ---- memory ------------------------------------------------------------------------------- */
