@@ -1,4 +1,5 @@
-/* Internal to the mesh file readers (mesh_obj.c, mesh_vtk.c): what both do the same way.
+/* Internal to the mesh file readers (mesh_obj.c, mesh_vtk.c): what both do the same way; the
+ * model's validation checks mesh files with mesh_read_check_file before anything opens them.
  *
  * Both readers load the whole file, parse it into growable scratch arrays and build the output
  * mesh only when everything checked out, so a failure leaves `out` untouched and every error
@@ -17,7 +18,17 @@
 
 #include "isobar/status.h"
 
-/* The whole file as one NUL-terminated buffer (read in chunks, so pipes work too). */
+/* The most bytes a mesh file may hold: 256 MiB is about 5 million triangles of OBJ text or 2
+ * million tetrahedra of ASCII VTK, far past any contact mesh worth simulating, and it keeps a
+ * mistaken path (a disk image, /dev/zero) from filling memory. */
+#define MESH_READ_MAX_BYTES (256 << 20)
+
+/* ISO_OK when `path` is a regular file within MESH_READ_MAX_BYTES; ISO_ERR_IO naming the file
+ * and what it is (a FIFO, a device, a folder) or the cap otherwise. Opens nothing, so a FIFO
+ * never blocks. */
+isoStatus mesh_read_check_file(const char *path);
+
+/* The whole file as one NUL-terminated buffer; a regular file only, within the cap. */
 isoStatus mesh_read_slurp(const char *path, char **text, size_t *len);
 
 /* Grow *p (elements of `size` bytes, capacity *cap) to hold at least `need`. 0 when out of memory. */

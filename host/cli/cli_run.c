@@ -310,6 +310,12 @@ static int run(const runArgs *a) {
   if (st != ISO_OK) return fail("cannot load the scene", st);
   if (!a->quiet)
     for (int i = 0; i < iso_load_report_count(report); ++i) fprintf(stderr, "%s\n", iso_load_report_line(report, i));
+  /* Before anything is written: an output must never be one of the files the scene came from. */
+  if ((a->record && (st = out_check_not_input(a->record, "--record", a->scene, model)) != ISO_OK) ||
+      (a->surfaces && (st = out_check_not_input(a->surfaces, "--surfaces", a->scene, model)) != ISO_OK)) {
+    rc = fail("refusing the output", st);
+    goto done;
+  }
 
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = (int)a->worlds;
@@ -401,7 +407,7 @@ static int run(const runArgs *a) {
          iso_load_report_count(report), (unsigned long long)hash);
   rc = 0;
 done:
-  record_csv_close(&rec);
+  record_csv_abort(&rec); /* a recording is kept only when the run completed (closed above) */
   iso_sim_destroy(sim);
   iso_model_destroy(model);
   iso_load_report_free(report);

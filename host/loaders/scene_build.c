@@ -44,12 +44,12 @@ static isoStatus located(isoStatus st, const sceneFile *f, int line, const char 
   return iso_fail(st, "%s:%d: <%s name='%s'>: %s", f->path, line, element, name, msg);
 }
 
-/* Mass properties of group `g` in the frame of its root link r. */
-static void merge_mass(const sceneCtx *c, int *uf, int g, int r, isoBodyDef *b) {
+/* Mass properties of group `g` in the frame of its root link r. The members are walked from
+ * head[g] along next[] in document order (a list, so that the merge costs the group's size, not
+ * the scene's). */
+static void merge_mass(const sceneCtx *c, const int *head, const int *next, int g, int r, isoBodyDef *b) {
   const sceneLink *R = &c->links[r];
-  int members = 0;
-  for (int k = 0; k < c->nlink; ++k) members += find(uf, k) == g;
-  if (members == 1) {
+  if (next[head[g]] < 0) {
     b->mass = R->mass;
     memcpy(b->com, R->com, sizeof b->com);
     memcpy(b->inertia, R->inertia, sizeof b->inertia);
@@ -58,8 +58,7 @@ static void merge_mass(const sceneCtx *c, int *uf, int g, int r, isoBodyDef *b) 
   xform X_RW = xf_inv(R->X_WL);
   double M = 0;
   vec3 mc = v3_zero();
-  for (int k = 0; k < c->nlink; ++k) {
-    if (find(uf, k) != g) continue;
+  for (int k = head[g]; k >= 0; k = next[k]) {
     const sceneLink *L = &c->links[k];
     vec3 ck = xf_point(xf_mul(X_RW, L->X_WL), v3(L->com[0], L->com[1], L->com[2]));
     M += L->mass;
@@ -67,8 +66,7 @@ static void merge_mass(const sceneCtx *c, int *uf, int g, int r, isoBodyDef *b) 
   }
   vec3 com = M > 0 ? v3_scale(mc, 1.0 / M) : v3_zero();
   double I[6] = {0, 0, 0, 0, 0, 0};
-  for (int k = 0; k < c->nlink; ++k) {
-    if (find(uf, k) != g) continue;
+  for (int k = head[g]; k >= 0; k = next[k]) {
     const sceneLink *L = &c->links[k];
     xform X_RK = xf_mul(X_RW, L->X_WL);
     double Ik[6];
@@ -139,18 +137,35 @@ static isoStatus build(sceneCtx *c, int *uf, int *child_of, int *root_of, int *b
     }
   }
 
+  int *head = (int *)malloc(((size_t)n + 1) * sizeof *head), *next = (int *)malloc(((size_t)n + 1) * sizeof *next);
+  if (!head || !next) {
+    free(head);
+    free(next);
+    return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  }
+  for (int i = 0; i <= n; ++i) head[i] = -1;
+  for (int i = n - 1; i >= 0; --i) {
+    int g = find(uf, i);
+    next[i] = head[g];
+    head[g] = i;
+  }
+
   isoModelDef md = iso_default_model_def();
   memcpy(md.gravity, c->gravity, sizeof md.gravity);
   md.time_step = c->opt.time_step > 0 ? c->opt.time_step : c->time_step > 0 ? c->time_step : 1e-3;
   isoModel *m = NULL;
-  if ((st = iso_model_create(&md, &m)) != ISO_OK) return st;
+  if ((st = iso_model_create(&md, &m)) != ISO_OK) {
+    free(head);
+    free(next);
+    return st;
+  }
   for (int i = 0; i < n && st == ISO_OK; ++i) {
     int g = find(uf, i);
     if (g == world || root_of[g] != i) continue;
     const sceneLink *L = &c->links[i];
     isoBodyDef b = iso_default_body_def();
     b.name = L->name;
-    merge_mass(c, uf, g, i, &b);
+    merge_mass(c, head, next, g, i, &b);
     b.position[0] = L->X_WL.p.x;
     b.position[1] = L->X_WL.p.y;
     b.position[2] = L->X_WL.p.z;
@@ -191,6 +206,8 @@ static isoStatus build(sceneCtx *c, int *uf, int *child_of, int *root_of, int *b
     if ((st = iso_model_add_geometry(m, &def, NULL)) != ISO_OK)
       st = located(st, sg->file, sg->line, "collision", def.name);
   }
+  free(head);
+  free(next);
   if (st == ISO_OK && (st = iso_model_compile(m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
     iso_model_destroy(m);
@@ -217,6 +234,7 @@ static void ctx_free(sceneCtx *c) {
   free(c->links);
   free(c->geoms);
   free(c->joints);
+  name_map_free(&c->geom_names);
   scene_mem_free(&c->mem);
 }
 

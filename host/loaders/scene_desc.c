@@ -85,17 +85,22 @@ void scene_rotate_inertia(quat q_AB, const double *I, double *out) {
   out[5] = 0.5 * (A.m[1][2] + A.m[2][1]);
 }
 
+/* Every name given is remembered (in the load's memory, so the keys outlive the map): an
+ * unnamed geometry must not take a name given before it. A given name that repeats is left for
+ * the model builder to reject with its file and line. */
 char *scene_geometry_name(sceneCtx *c, int link, const char *name, isoShape shape) {
   const char *lname = c->links[link].name;
-  if (name && name[0]) return scene_printf(&c->mem, "%s::%s", lname, name);
+  if (name && name[0]) {
+    char *given = scene_printf(&c->mem, "%s::%s", lname, name);
+    if (given && name_map_put(&c->geom_names, 0, given, strlen(given), 0) < 0) return NULL;
+    return given;
+  }
   const char *shape_name = iso_shape_name(shape);
   for (int k = 0;; ++k) {
     char *cand = k == 0 ? scene_printf(&c->mem, "%s::%s", lname, shape_name)
                         : scene_printf(&c->mem, "%s::%s%d", lname, shape_name, k);
     if (!cand) return NULL;
-    int taken = 0;
-    for (int i = 0; i < c->ngeom && !taken; ++i)
-      taken = c->geoms[i].def.name && strcmp(c->geoms[i].def.name, cand) == 0;
-    if (!taken) return cand;
+    if (name_map_get(&c->geom_names, 0, cand, strlen(cand)) >= 0) continue;
+    return name_map_put(&c->geom_names, 0, cand, strlen(cand), 0) < 0 ? NULL : cand;
   }
 }

@@ -13,6 +13,7 @@
 #define ISO_HOST_SCENE_DESC_H
 
 #include "host/loaders/scene_xml.h"
+#include "host/model/name_map.h"
 #include "isobar/geometry.h"
 #include "isobar/scene.h"
 #include "kernels/math/transform.h"
@@ -63,6 +64,7 @@ typedef struct sceneCtx {
   int nlink, link_cap;
   sceneGeom *geoms;      /* (ngeom) in document order */
   int ngeom, geom_cap;
+  nameMap geom_names;    /* every name scene_geometry_name gave, for making new ones unique */
   sceneJoint *joints;    /* (njoint) */
   int njoint, joint_cap;
   double gravity[3];     /* world gravity, m/s² (default Drake's (0, 0, -9.81)) */

@@ -71,9 +71,7 @@ static isoStatus ignore(sceneCtx *c, const sceneFile *f, xmlNode *n, const char 
   }
   char buf[1400];
   snprintf(buf, sizeof buf, "%s:%d: %s ignored (%s)", f->path, line, what, why);
-  long long order = 0;
-  while (order < c->mem.nfile && c->mem.files[order] != f) ++order;
-  return add_keyed(c->report, buf, order << 32 | (long long)line);
+  return add_keyed(c->report, buf, (long long)f->index << 32 | (long long)line);
 }
 
 isoStatus scene_ignore(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *why) {
@@ -139,20 +137,38 @@ void scene_count_visual(sceneCtx *c, const sceneFile *f, xmlNode *n) {
   }
 }
 
+typedef struct keyedLine {
+  long long key;
+  int at; /* position before sorting: equal keys keep their order */
+  char *line;
+} keyedLine;
+
+static int by_key(const void *pa, const void *pb) {
+  const keyedLine *a = (const keyedLine *)pa, *b = (const keyedLine *)pb;
+  if (a->key != b->key) return a->key < b->key ? -1 : 1;
+  return (a->at > b->at) - (a->at < b->at);
+}
+
 isoStatus scene_report_finish(sceneCtx *c) {
-  /* Parsers check a parent's children before reading them, so lines arrive out of order: put
-   * them in document order, file by file (a stable insertion sort; reports are short). */
   isoLoadReport *r = c->report;
-  for (int i = 1; i < r->count; ++i) {
-    char *l = r->lines[i];
-    long long k = r->key[i];
-    int j = i;
-    for (; j > 0 && r->key[j - 1] > k; --j) {
-      r->lines[j] = r->lines[j - 1];
-      r->key[j] = r->key[j - 1];
+  isoStatus st;
+  for (int i = 0; i < c->mem.nnote; ++i) {
+    const sceneNote *n = &c->mem.notes[i];
+    if ((st = add_keyed(r, n->line, (long long)n->file << 32 | (long long)n->at)) != ISO_OK) return st;
+  }
+  /* Parsers check a parent's children before reading them, so lines arrive out of order: put
+   * them in document order, file by file. A stable sort in n log n: a scene may hold millions
+   * of ignored elements. */
+  if (r->count > 1) {
+    keyedLine *k = (keyedLine *)malloc((size_t)r->count * sizeof *k);
+    if (!k) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+    for (int i = 0; i < r->count; ++i) k[i] = (keyedLine){r->key[i], i, r->lines[i]};
+    qsort(k, (size_t)r->count, sizeof *k, by_key);
+    for (int i = 0; i < r->count; ++i) {
+      r->key[i] = k[i].key;
+      r->lines[i] = k[i].line;
     }
-    r->lines[j] = l;
-    r->key[j] = k;
+    free(k);
   }
   if (c->nvisual == 0) return ISO_OK;
   char buf[1400], materials[64] = "";

@@ -23,6 +23,7 @@
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_report.h"
 #include "host/loaders/scene_sdf.h"
+#include "host/model/name_map.h"
 
 enum { F_WORLD, F_MODEL, F_LINK, F_FRAME, F_JOINT };
 
@@ -64,7 +65,10 @@ typedef struct sdfParser {
   int nframe, frame_cap;
   sdfJoint *joints;
   int njoint, joint_cap;
+  nameMap frame_names; /* (scope, name) -> frame, links, joints and <frame>s only */
+  nameMap scope_names; /* (parent scope, name) -> nested model scope */
   int depth; /* include nesting */
+  int nincl; /* includes followed, against ISO_SCENE_MAX_INCLUDES */
 } sdfParser;
 
 #define MAX_INCLUDE_DEPTH 32
@@ -104,17 +108,16 @@ static int add_frame(sdfParser *P, int kind, int scope, const char *name, const 
   fr->link = -1;
   fr->file = f;
   fr->node = n;
+  if (kind != F_MODEL && kind != F_WORLD && name &&
+      name_map_put(&P->frame_names, scope, name, strlen(name), P->nframe) < 0)
+    return -1;
   return P->nframe++;
 }
 
 /* ---- names -------------------------------------------------------------------------------- */
 
 static int child_scope(const sdfParser *P, int scope, const char *name, size_t len) {
-  for (int s = 0; s < P->nscope; ++s)
-    if (P->scopes[s].parent == scope && strlen(P->scopes[s].name) == len &&
-        strncmp(P->scopes[s].name, name, len) == 0)
-      return s;
-  return -1;
+  return name_map_get(&P->scope_names, scope, name, len);
 }
 
 /* The frame `name` means in `scope`, or -1. */
@@ -126,10 +129,8 @@ static int lookup(const sdfParser *P, int scope, const char *name) {
     int s = child_scope(P, scope, name, (size_t)(sep - name));
     return s < 0 ? -1 : lookup(P, s, sep + 2);
   }
-  for (int i = 0; i < P->nframe; ++i)
-    if (P->frames[i].scope == scope && P->frames[i].kind != F_MODEL && P->frames[i].kind != F_WORLD &&
-        strcmp(P->frames[i].name, name) == 0)
-      return i;
+  int fi = name_map_get(&P->frame_names, scope, name, strlen(name));
+  if (fi >= 0) return fi;
   int s = child_scope(P, scope, name, strlen(name));
   return s < 0 ? -1 : P->scopes[s].frame;
 }
@@ -264,7 +265,7 @@ static isoStatus new_scope(sdfParser *P, int parent, const char *name, int is_st
   sc->path = parent == 0 ? name : scene_printf(&P->c->mem, "%s::%s", P->scopes[parent].path, name);
   sc->parent = parent;
   sc->is_static = is_static || P->scopes[parent].is_static;
-  if (!sc->path) return nomem();
+  if (!sc->path || name_map_put(&P->scope_names, parent, name, strlen(name), s) < 0) return nomem();
   int fi = add_frame(P, F_MODEL, s, "__model__", f, n);
   if (fi < 0) return nomem();
   P->scopes[s].frame = fi;
@@ -380,6 +381,9 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   if (P->depth >= MAX_INCLUDE_DEPTH)
     return scene_fail(f, n, ISO_ERR_PARSE, "includes nest deeper than %d (does a file include itself?)", MAX_INCLUDE_DEPTH);
+  if (++P->nincl > ISO_SCENE_MAX_INCLUDES)
+    return scene_fail(f, n, ISO_ERR_CAPACITY, "the scene follows more than %d includes in one load",
+                      ISO_SCENE_MAX_INCLUDES);
   xmlNode *un = scene_child(n, "uri");
   if (!un) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <uri>");
   char *uri = scene_text(&c->mem, un), *path = NULL;
@@ -577,5 +581,7 @@ done:
   free(P.scopes);
   free(P.frames);
   free(P.joints);
+  name_map_free(&P.frame_names);
+  name_map_free(&P.scope_names);
   return st;
 }

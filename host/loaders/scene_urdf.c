@@ -221,15 +221,10 @@ static isoStatus read_link(sceneCtx *c, const sceneFile *f, xmlNode *n, const ch
   return ISO_OK;
 }
 
-/* The link of this robot whose local name is `name`, or -1. */
-static int find_link(const sceneCtx *c, int first, int end, size_t plen, const char *name) {
-  for (int i = first; i < end; ++i)
-    if (strcmp(c->links[i].name + plen, name) == 0) return i;
-  return -1;
-}
+/* The link of this robot whose local name is `name`, or -1 (`links`: local name -> index). */
+static int find_link(const nameMap *links, const char *name) { return name_map_get(links, 0, name, strlen(name)); }
 
-static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, int first, int end, size_t plen,
-                            xform *origin) {
+static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, const nameMap *links, xform *origin) {
   static const char *const elems[] = {"parent", "child", "origin", NULL};
   static const char *const attrs[] = {"name", "type", NULL};
   static const char *const la[] = {"link", NULL};
@@ -248,7 +243,7 @@ static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, int fir
   if ((st = scene_check(c, f, cn, NULL, la)) != ISO_OK) return st;
   char *pl = scene_attr(&c->mem, pn, "link"), *cl = scene_attr(&c->mem, cn, "link");
   if (!pl || !cl) return scene_fail(f, n, ISO_ERR_PARSE, "<parent> and <child> need a 'link' attribute");
-  int parent = find_link(c, first, end, plen, pl), child = find_link(c, first, end, plen, cl);
+  int parent = find_link(links, pl), child = find_link(links, cl);
   if (parent < 0) return scene_fail(f, pn, ISO_ERR_PARSE, "joint '%s': no link named '%s'", name, pl);
   if (child < 0) return scene_fail(f, cn, ISO_ERR_PARSE, "joint '%s': no link named '%s'", name, cl);
   if (c->links[child].welded && strcmp(cl, "world") == 0)
@@ -302,15 +297,24 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
   if (!model || !model[0]) return scene_fail(f, robot, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
   size_t plen = strlen(model) + 2;
   *first = c->nlink;
+  nameMap links = {0};
   for (xmlNode *k = robot->children; k; k = k->next) {
     if (scene_is(k, "link")) {
-      int idx;
-      if ((st = read_link(c, f, k, model, &idx)) != ISO_OK) return st;
-      if (find_link(c, *first, idx, plen, c->links[idx].name + plen) >= 0)
-        return scene_fail(f, k, ISO_ERR_PARSE, "a link of that name already exists in robot '%s'", model);
+      int idx, put;
+      if ((st = read_link(c, f, k, model, &idx)) != ISO_OK) break;
+      const char *local = c->links[idx].name + plen;
+      if ((put = name_map_put(&links, 0, local, strlen(local), idx)) <= 0) {
+        st = put < 0 ? nomem()
+                     : scene_fail(f, k, ISO_ERR_PARSE, "a link of that name already exists in robot '%s'", model);
+        break;
+      }
     } else if (scene_is(k, "material")) {
       scene_count_visual(c, f, k);
     }
+  }
+  if (st != ISO_OK) {
+    name_map_free(&links);
+    return st;
   }
   *end = c->nlink;
   int nl = *end - *first, j0 = c->njoint;
@@ -322,7 +326,7 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
   for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next) {
     if (!scene_is(k, "joint")) continue;
     xform X;
-    if ((st = read_joint(c, f, k, *first, *end, plen, &X)) != ISO_OK) break;
+    if ((st = read_joint(c, f, k, &links, &X)) != ISO_OK) break;
     int j = c->njoint - 1, child = c->joints[j].child - *first;
     if (parent_joint[child] >= 0) {
       st = scene_fail(f, k, ISO_ERR_PARSE, "link '%s' is already the child of joint '%s'", c->links[c->joints[j].child].name,
@@ -346,6 +350,7 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
   free(parent_joint);
   free(state);
   free(origin);
+  name_map_free(&links);
   return st;
 }
 

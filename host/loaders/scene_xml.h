@@ -11,12 +11,29 @@
 
 #include "isobar/status.h"
 
+/* Limits of one load, generous for real robots and there so that a hostile or broken scene
+ * fails in seconds with a message instead of exhausting time or memory. The largest Drake
+ * example scenes hold a few thousand elements and tens of includes; 10 million elements is a
+ * 100,000-link scene with its collisions many times over (and about 2 GB of libxml2 trees), and
+ * 10,000 includes is a hundred robots of a hundred parts each. Without the include cap a chain
+ * of 30 small files that each include the next twice asks for 2^30 parses. */
+#define ISO_SCENE_MAX_ELEMENTS 10000000 /* XML elements over every file parsed */
+#define ISO_SCENE_MAX_INCLUDES 10000    /* <include>s followed */
+
 /* One parsed file. Its document stays alive until the load ends: nodes point into it. */
 typedef struct sceneFile {
   char *path;  /* as opened: relative to the working directory or absolute */
   char *dir;   /* its folder, against which relative uris resolve ("." when none) */
   xmlDoc *doc;
+  int index;   /* in sceneMem.files: the order files were opened in */
 } sceneFile;
+
+/* A libxml2 warning: "file:line: XML warning: message", and where it points (the index the
+ * file has in sceneMem.files, and the line) so the report can put it in document order. */
+typedef struct sceneNote {
+  char *line;
+  int file, at;
+} sceneNote;
 
 /* What a load owns below its description: every file parsed (their documents stay alive until
  * the load ends) and every string and block handed out. Freed in one go by scene_mem_free. */
@@ -25,6 +42,9 @@ typedef struct sceneMem {
   int nfile, file_cap;
   void **allocs;         /* (nalloc) every string and block of the load, freed at the end */
   int nalloc, alloc_cap;
+  long nelement;         /* XML elements in every file parsed, against ISO_SCENE_MAX_ELEMENTS */
+  sceneNote *notes;      /* (nnote) libxml2's warnings, for the load report, at most 100 */
+  int nnote, note_cap;
 } sceneMem;
 
 /* ---- memory ------------------------------------------------------------------------------- */
@@ -43,9 +63,11 @@ void scene_mem_free(sceneMem *m);
 
 /* ---- XML ---------------------------------------------------------------------------------- */
 
-/* Open and parse an XML file. ISO_ERR_IO when it cannot be read, ISO_ERR_PARSE with the
- * parser's own message and line when it is malformed. `from`/`from_node` (may be NULL) say
- * which element asked for it, for the message. */
+/* Open and parse an XML file. ISO_ERR_IO when it cannot be read or is not a regular file (a
+ * FIFO or a device would block or never end), ISO_ERR_PARSE with the parser's own message and
+ * line when it is malformed (any parser error, also one libxml2 recovers from, and a document
+ * without a root), ISO_ERR_CAPACITY past ISO_SCENE_MAX_ELEMENTS. Nothing is printed.
+ * `from`/`from_node` (may be NULL) say which element asked for it, for the message. */
 isoStatus scene_open(sceneMem *m, const char *path, const sceneFile *from, xmlNode *from_node,
                      sceneFile **out);
 

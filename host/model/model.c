@@ -60,6 +60,7 @@ void iso_model_destroy(isoModel *m) {
   if (!m) return;
   for (int i = 0; i < m->nbody; ++i) free((char *)m->body[i].name);
   free(m->body);
+  name_map_free(&m->body_names);
   model_geometry_free(m);
   hydro_free(&m->hydro);
   model_flat_free(&m->flat);
@@ -99,9 +100,7 @@ isoStatus model_check_body(const isoBodyDef *d, const char *what) {
 }
 
 static int find_body(const isoModel *m, const char *name) {
-  for (int i = 0; i < m->nbody; ++i)
-    if (strcmp(m->body[i].name, name) == 0) return i;
-  return -1;
+  return name_map_get(&m->body_names, 0, name, strlen(name));
 }
 
 isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
@@ -131,6 +130,10 @@ isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
   char *copy = (char *)malloc(strlen(name) + 1);
   if (!copy) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
   strcpy(copy, name);
+  if (name_map_put(&m->body_names, 0, copy, strlen(copy), m->nbody) < 0) {
+    free(copy);
+    return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
+  }
   isoBodyDef b = *def;
   b.name = copy;
   double *q = b.quaternion;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/assets/mesh_read.h"
 #include "host/base/error.h"
 #include "host/model/model_internal.h"
 
@@ -109,9 +110,13 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
         if (!isfinite(g->mesh_scale[k]) || g->mesh_scale[k] == 0)
           return iso_fail(ISO_ERR_INVALID, "%s: mesh scale %g must be finite and non-zero", what,
                           g->mesh_scale[k]);
-      FILE *f = fopen(g->mesh_file, "rb");
-      if (!f) return iso_fail(ISO_ERR_IO, "%s: cannot open mesh file '%s'", what, g->mesh_file);
-      fclose(f);
+      /* Checked without opening: a FIFO would block here, and a device would pass an open. */
+      isoStatus fst = mesh_read_check_file(g->mesh_file);
+      if (fst != ISO_OK) {
+        char why[1024];
+        snprintf(why, sizeof why, "%s", iso_last_error());
+        return iso_fail(fst, "%s: mesh file %s", what, why);
+      }
       break;
     }
     default:
@@ -140,9 +145,7 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
 }
 
 static int find_geom(const isoModel *m, const char *name) {
-  for (int i = 0; i < m->ngeom; ++i)
-    if (strcmp(m->geom[i].name, name) == 0) return i;
-  return -1;
+  return name_map_get(&m->geom_names, 0, name, strlen(name));
 }
 
 isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id) {
@@ -171,7 +174,8 @@ isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id
   isoGeometryDef g = *def;
   g.name = dup(name);
   g.mesh_file = dup(def->mesh_file);
-  if (!g.name || (def->mesh_file && !g.mesh_file)) {
+  if (!g.name || (def->mesh_file && !g.mesh_file) ||
+      name_map_put(&m->geom_names, 0, g.name, strlen(g.name), m->ngeom) < 0) {
     free((char *)g.name);
     free((char *)g.mesh_file);
     return iso_fail(ISO_ERR_NOMEM, "iso_model_add_geometry: out of memory");
@@ -239,6 +243,7 @@ void model_geometry_free(isoModel *m) {
   }
   free(m->geom);
   free(m->exclude);
+  name_map_free(&m->geom_names);
   m->geom = NULL;
   m->exclude = NULL;
   m->ngeom = m->nexclude = 0;

@@ -4,6 +4,7 @@
 
 #include "host/assets/assets.h"
 #include "host/model/model_flat.h"
+#include "host/model/name_map.h"
 #include "isobar/geometry.h"
 #include "isobar/model.h"
 
@@ -12,9 +13,11 @@ struct isoModel {
   int nbody;
   int body_cap;
   isoBodyDef *body; /* (nbody) as added; names owned (heap copies) */
+  nameMap body_names; /* body name -> index, keys are the body names above */
   int ngeom;
   int geom_cap;
   isoGeometryDef *geom; /* (ngeom) as added; name and mesh_file owned (heap copies) */
+  nameMap geom_names; /* geometry name -> index, keys are the geometry names above */
   int nexclude;
   int exclude_cap;
   int *exclude; /* (nexclude, 2) user-excluded geometry pairs, smaller index first */

@@ -1,5 +1,6 @@
 /* Recording states to CSV (host/output/record_csv.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,13 +56,14 @@ isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model,
     }
     r->names[b] = bd.name;
   }
-  r->f = fopen(path, "w");
-  if (!r->f) {
-    int e = errno;
-    record_csv_close(r);
-    return iso_fail(ISO_ERR_IO, "cannot create '%s': %s", path, strerror(e));
+  isoStatus st = out_open(&r->out, path);
+  if (st != ISO_OK) {
+    char why[1024];
+    snprintf(why, sizeof why, "%s", iso_last_error());
+    record_csv_abort(r);
+    return iso_fail(st, "cannot create '%s': %s", path, why);
   }
-  if (fputs(RECORD_CSV_HEADER "\n", r->f) < 0) return iso_fail(ISO_ERR_IO, "cannot write '%s'", path);
+  if (fputs(RECORD_CSV_HEADER "\n", r->out.f) < 0) return iso_fail(ISO_ERR_IO, "cannot write '%s'", path);
   return ISO_OK;
 }
 
@@ -71,22 +73,28 @@ isoStatus record_csv_write(recordCsv *r, long long step, const isoSim *sim) {
   if (st == ISO_OK) st = iso_sim_get_state(sim, ISO_STATE_V, all, r->v);
   if (st == ISO_OK) st = iso_sim_get_state(sim, ISO_STATE_TIME, all, r->t);
   if (st != ISO_OK) return st;
-  if (record_csv_rows(r->f, step, r->nworld, r->nbody, r->names, r->t, r->q, r->v) != 0)
+  if (record_csv_rows(r->out.f, step, r->nworld, r->nbody, r->names, r->t, r->q, r->v) != 0)
     return iso_fail(ISO_ERR_IO, "cannot write '%s': %s", r->path, strerror(errno));
   return ISO_OK;
 }
 
-isoStatus record_csv_close(recordCsv *r) {
-  isoStatus st = ISO_OK;
-  if (r->f) {
-    int bad = ferror(r->f) != 0;
-    if (fclose(r->f) != 0 || bad) st = iso_fail(ISO_ERR_IO, "cannot write '%s'", r->path ? r->path : "");
-  }
+static void free_buffers(recordCsv *r) {
   free(r->names);
   free(r->q);
   free(r->v);
   free(r->t);
   free(r->path);
   memset(r, 0, sizeof *r);
+}
+
+isoStatus record_csv_close(recordCsv *r) {
+  isoStatus st = ISO_OK;
+  if (r->out.f) st = out_commit(&r->out); /* its message names the file */
+  free_buffers(r);
   return st;
+}
+
+void record_csv_abort(recordCsv *r) {
+  out_abort(&r->out);
+  free_buffers(r);
 }

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "host/output/out_file.h"
 #include "isobar/model.h"
 #include "isobar/sim.h"
 
@@ -25,22 +26,26 @@ int record_csv_rows(FILE *f, long long step, int nworld, int nbody, const char *
 
 /* A recorder bound to one file and one sim, with its own buffers. */
 typedef struct recordCsv {
-  FILE *f;
-  char *path;
+  outFile out;        /* the temporary the rows go to, renamed over the path at close */
+  char *path;         /* as given, for messages */
   int nworld, nbody;
   const char **names; /* (nbody) the model's body names (owned by the model) */
   double *q, *v, *t;  /* (nworld·nbody·7), (nworld·nbody·6), (nworld) */
 } recordCsv;
 
-/* Create `path`, write the header and size the buffers for `sim` (of model `model`, which must
- * outlive the recorder). ISO_ERR_IO names the file when it cannot be created. */
+/* Start `path` (a temporary beside it until record_csv_close, host/output/out_file.h), write
+ * the header and size the buffers for `sim` (of model `model`, which must outlive the
+ * recorder). ISO_ERR_IO names the file when it cannot be created. */
 isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model, const isoSim *sim);
 
 /* Append the rows of the sim's current state as step `step`. */
 isoStatus record_csv_write(recordCsv *r, long long step, const isoSim *sim);
 
-/* Flush and close (also after a failure; r may be zeroed). ISO_ERR_IO when anything written
- * was lost. */
+/* Flush, close and rename the recording over `path` (also harmless after a failure; r may be
+ * zeroed). ISO_ERR_IO when anything written was lost, and then `path` is left as it was. */
 isoStatus record_csv_close(recordCsv *r);
+
+/* Drop the recording: the temporary is removed and `path` left as it was (r may be zeroed). */
+void record_csv_abort(recordCsv *r);
 
 #endif

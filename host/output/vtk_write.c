@@ -7,33 +7,14 @@
  * files can be diffed between runs (the CPU backend is bitwise reproducible).
  *
  * Arguments are checked before the file is opened (indices in range, CSR offsets monotone),
- * so bad input never leaves a half-written file; an I/O failure removes the partial file and
- * returns ISO_ERR_IO naming the path. */
-#include <errno.h>
+ * and the file is written to a temporary beside the target and renamed over it when complete
+ * (host/output/out_file.h): a failure returns ISO_ERR_IO naming the path and leaves whatever
+ * was there before untouched. */
 #include <stdio.h>
-#include <string.h>
 
 #include "host/base/error.h"
 #include "host/assets/mesh.h"
-
-static isoStatus open_out(const char *path, FILE **f) {
-  *f = fopen(path, "w");
-  if (*f == NULL) return iso_fail(ISO_ERR_IO, "%s: cannot open for writing: %s", path, strerror(errno));
-  return ISO_OK;
-}
-
-/* Close, and turn any error seen while writing into ISO_ERR_IO (removing the partial file). */
-static isoStatus close_out(const char *path, FILE *f) {
-  int bad = ferror(f);
-  int err = errno;
-  if (fclose(f) != 0 && !bad) {
-    bad = 1;
-    err = errno;
-  }
-  if (!bad) return ISO_OK;
-  remove(path);
-  return iso_fail(ISO_ERR_IO, "%s: write failed: %s", path, strerror(err));
-}
+#include "host/output/out_file.h"
 
 static void write_header(FILE *f, const char *title) {
   fprintf(f, "# vtk DataFile Version 3.0\n%s\nASCII\n", title);
@@ -72,9 +53,10 @@ isoStatus vtk_write_polygons(const char *path, const real *vert, int nvert, cons
       return iso_fail(ISO_ERR_INVALID, "%s: polygon vertex index %d (entry %d) out of range (%d vertices)", path,
                       poly_vert[j], j, nvert);
 
-  FILE *f;
-  isoStatus st = open_out(path, &f);
+  outFile out;
+  isoStatus st = out_open(&out, path);
   if (st != ISO_OK) return st;
+  FILE *f = out.f;
   write_header(f, "isobar contact polygons");
   fprintf(f, "DATASET POLYDATA\n");
   write_points(f, vert, nvert);
@@ -85,7 +67,7 @@ isoStatus vtk_write_polygons(const char *path, const real *vert, int nvert, cons
     fputc('\n', f);
   }
   if (cell_pressure != NULL) write_scalars(f, "CELL_DATA", npoly, cell_pressure);
-  return close_out(path, f);
+  return out_commit(&out);
 }
 
 isoStatus vtk_write_tets(const char *path, const tetMesh *m) {
@@ -100,9 +82,10 @@ isoStatus vtk_write_tets(const char *path, const tetMesh *m) {
       return iso_fail(ISO_ERR_INVALID, "%s: tetrahedron %d refers to vertex %d of %d", path, i / 4, m->tet[i],
                       m->nvert);
 
-  FILE *f;
-  isoStatus st = open_out(path, &f);
+  outFile out;
+  isoStatus st = out_open(&out, path);
   if (st != ISO_OK) return st;
+  FILE *f = out.f;
   write_header(f, "isobar tetrahedral mesh");
   fprintf(f, "DATASET UNSTRUCTURED_GRID\n");
   write_points(f, m->vert, m->nvert);
@@ -112,5 +95,5 @@ isoStatus vtk_write_tets(const char *path, const tetMesh *m) {
   fprintf(f, "CELL_TYPES %d\n", m->ntet);
   for (int e = 0; e < m->ntet; ++e) fputs("10\n", f); /* VTK_TETRA */
   if (m->pressure != NULL) write_scalars(f, "POINT_DATA", m->nvert, m->pressure);
-  return close_out(path, f);
+  return out_commit(&out);
 }

@@ -85,9 +85,13 @@ typedef struct isoLoadReport isoLoadReport;
  * (free it with iso_model_destroy) and, when `report` is not NULL, *report is the load report
  * (free it with iso_load_report_free; it may hold no line). On failure both are set to NULL
  * and iso_last_error() names the file, the line and the element: ISO_ERR_IO (a file cannot
- * be read), ISO_ERR_PARSE (malformed XML, a bad value, an unknown element where a known one
- * is required), ISO_ERR_INVALID (a value out of range, as the model builder rejects it),
- * ISO_ERR_UNSUPPORTED (see the top of this header, or anything reported, in strict mode). */
+ * be read, or is not a regular file: a FIFO, a device or a folder is refused before it is
+ * opened), ISO_ERR_PARSE (malformed XML, any libxml2 error included, a bad value, an unknown
+ * element where a known one is required), ISO_ERR_INVALID (a value out of range, as the model
+ * builder rejects it), ISO_ERR_UNSUPPORTED (see the top of this header, or anything reported,
+ * in strict mode), ISO_ERR_CAPACITY (past a limit of one load: 10,000 <include>s followed or
+ * 10 million XML elements over all files, each far past real robots, there so that a broken
+ * or hostile scene fails in seconds). A mesh file may hold at most 256 MiB. Nothing is printed. */
 isoStatus iso_scene_load(const char *path, const isoLoadOptions *opt, isoModel **out,
                          isoLoadReport **report);
 
