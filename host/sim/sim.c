@@ -199,6 +199,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   TRY(backend_alloc(&s->be, (void **)&s->v, nw * (size_t)s->nv * sizeof(real)));
   TRY(backend_alloc(&s->be, (void **)&s->time, nw * sizeof(real)));
   TRY(backend_alloc(&s->be, (void **)&s->status, nw * sizeof(uint32_t)));
+  s->world_bytes = nw * ((size_t)s->nq * sizeof(real) + (size_t)s->nv * sizeof(real) + sizeof(real) + sizeof(uint32_t));
   TRY(alloc_param(s, ISO_PARAM_GRAVITY, 1, 3, m->def.gravity));
   TRY(alloc_param(s, ISO_PARAM_BODY_MASS, s->nbody, 1, mass));
   TRY(alloc_param(s, ISO_PARAM_BODY_COM, s->nbody, 3, com));
@@ -239,6 +240,17 @@ fail:
   free(mass), free(com), free(inertia);
   iso_sim_destroy(s);
   return st;
+}
+
+isoStatus iso_sim_memory_per_world(const isoSim *s, size_t *bytes) {
+  CHECK_NULL(s, "iso_sim_memory_per_world");
+  CHECK_NULL(bytes, "iso_sim_memory_per_world");
+  size_t total = s->world_bytes;
+  for (int p = 0; p < ISO_PARAM_COUNT; ++p)
+    if (s->param[p].f.wstride != 0)
+      total += (size_t)s->nworld * (size_t)s->param[p].nitem * (size_t)s->param[p].width * sizeof(real);
+  *bytes = total / (size_t)s->nworld;
+  return ISO_OK;
 }
 
 void iso_sim_destroy(isoSim *s) {

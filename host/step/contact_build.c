@@ -45,6 +45,7 @@ static isoStatus device_buffer(isoSim *s, size_t bytes, void **out) {
     return iso_fail(ISO_ERR_CAPACITY, "contact stage: too many device arrays");
   isoStatus st = backend_alloc(&s->be, out, bytes ? bytes : 1);
   if (st == ISO_OK) c->owned_dev[c->nowned_dev++] = *out;
+  if (st == ISO_OK) s->world_bytes += bytes; /* every work buffer has a world axis */
   return st;
 }
 

@@ -42,6 +42,13 @@ static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
   return st;
 }
 
+/* A buffer with a world axis (counted by iso_sim_memory_per_world). */
+static isoStatus world_buffer(isoSim *s, size_t bytes, void **out) {
+  isoStatus st = buffer(s, bytes, out);
+  if (st == ISO_OK) s->world_bytes += bytes;
+  return st;
+}
+
 static isoStatus upload(isoSim *s, const void *h, size_t bytes, void **out) {
   isoStatus st = buffer(s, bytes, out);
   if (st == ISO_OK) st = backend_upload(&s->be, *out, h, bytes);
@@ -119,22 +126,24 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
 
-  if (st == ISO_OK) st = buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
-  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->ncon);
-  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->needed);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
-  if (st == ISO_OK) st = buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->ncon);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->needed);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
   sapBatch *B = &p->batch;
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->gamma);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 9, (void **)&B->G);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->dvc);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
-  if (st == ISO_OK) st = buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 3, (void **)&B->gamma);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 9, (void **)&B->G);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 3, (void **)&B->dvc);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
   if (st == ISO_OK && s->be.kind == ISO_BACKEND_CUDA) st = buffer(s, sizeof(int), (void **)&p->active_dev);
   if (st == ISO_OK && nv > 0) {
     st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
     p->have_chol = st == ISO_OK;
+    /* the batch's matrices, right-hand sides and info flags (host/backend/linalg.h) */
+    if (st == ISO_OK) s->world_bytes += W * (nv * nv * sizeof(real) + nv * sizeof(real) + sizeof(int));
   }
   if (st != ISO_OK) return st;
   B->nbody = s->nbody;

@@ -3,6 +3,7 @@
 #ifndef ISOBAR_SIM_H
 #define ISOBAR_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isobar/backend.h"
@@ -94,6 +95,14 @@ const char *iso_sim_backend_reason(const isoSim *sim);
 int iso_sim_threads(const isoSim *sim);
 /* Steps taken since creation. */
 long long iso_sim_step_count(const isoSim *sim);
+
+/* Bytes of backend memory (device memory on CUDA, host memory on the CPU) the sim holds for
+ * each world: every array with a world axis — state, per-world parameters, the contact stage's
+ * candidate and contact lists, the solver's constraints and batched matrices — divided by the
+ * number of worlds. Arrays of the model shared by all worlds are not counted. The figure is the
+ * sizes of the buffers, fixed at creation by the capacities of isoSimDef (and grown only by a
+ * parameter set per world), not what the operating system has touched. */
+isoStatus iso_sim_memory_per_world(const isoSim *sim, size_t *bytes);
 
 /* ---- state ----------------------------------------------------------------------------------- */
 
