@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/step/contact_internal.h"
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
 #include "isobar/contact.h"
@@ -26,13 +27,16 @@ isoStatus iso_sim_contact_count(const isoSim *s, int world, int *count) {
   return backend_download(&s->be, count, s->sap->ncon + world, sizeof(int));
 }
 
-static void to_public(const sapCon *c, const real g[3], real dt, isoContactResult *o) {
+/* A constraint of the public API: its record in the contact list says what touched where; the
+ * constraint gives the frame, the bodies and the stiffness; γ the impulse. */
+static void to_public(const sapCon *c, const contactRec *r, const real g[3], real dt, isoContactResult *o) {
   memset(o, 0, sizeof *o);
-  o->kind = c->kind == SAPCON_FACE ? ISO_CONSTRAINT_FACE : ISO_CONSTRAINT_POINT;
-  o->geometry_a = c->geom_a, o->geometry_b = c->geom_b;
+  const int face = !contact_is_point(r);
+  o->kind = face ? ISO_CONSTRAINT_FACE : ISO_CONSTRAINT_POINT;
+  o->geometry_a = r->geom_m, o->geometry_b = r->geom_n;
   o->body_a = c->body_a, o->body_b = c->body_b;
-  o->face = c->kind == SAPCON_FACE ? c->source : -1;
-  o->point[0] = c->p_WC.x, o->point[1] = c->p_WC.y, o->point[2] = c->p_WC.z;
+  o->face = face ? c->contact : -1;
+  o->point[0] = r->point.x, o->point[1] = r->point.y, o->point[2] = r->point.z;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) o->frame[3 * i + j] = c->R_WC.m[i][j];
   vec3 fw = v3_zero();
@@ -42,13 +46,18 @@ static void to_public(const sapCon *c, const real g[3], real dt, isoContactResul
     fw = v3_axpy(fw, g[k] / dt, m3_col(c->R_WC, k));
   }
   o->force_world[0] = fw.x, o->force_world[1] = fw.y, o->force_world[2] = fw.z;
-  o->area = c->area;
-  if (c->kind == SAPCON_FACE && c->area > 0) {
-    o->pressure = g[2] / (dt * c->area);
-    o->traction[0] = fw.x / c->area, o->traction[1] = fw.y / c->area, o->traction[2] = fw.z / c->area;
+  o->area = r->area;
+  if (face && r->area > 0) {
+    o->pressure = g[2] / (dt * r->area);
+    o->traction[0] = fw.x / r->area, o->traction[1] = fw.y / r->area, o->traction[2] = fw.z / r->area;
   }
-  o->phi0 = c->params.phi0;
-  o->stiffness = c->params.k;
+  /* φ0 as the constraint was built from the record (kernels/contact/build.h); k is kept in
+   * the law's data for every approximation */
+  real k = c->data.k, phi0 = 0, fe0;
+  if (face) sap_hydro_face_params(r->area, r->p0, r->gM, r->gN, &k, &phi0, &fe0);
+  else sap_point_pair_config(r->p0, k, &phi0, &fe0);
+  o->phi0 = phi0;
+  o->stiffness = c->data.k;
 }
 
 isoStatus iso_sim_get_contact_results(const isoSim *s, int world, isoContactResult *out, int cap, int *count) {
@@ -61,13 +70,16 @@ isoStatus iso_sim_get_contact_results(const isoSim *s, int world, isoContactResu
   if (st != ISO_OK) return st;
   *count = n;
   const simSap *p = s->sap;
+  const hydroWork *W = &s->contact->work;
   for (int i = 0; i < n && i < cap && st == ISO_OK; ++i) {
     sapCon c;
+    contactRec r;
     real g[3];
     long at = (long)world * p->batch.max_con + i;
     st = backend_download(&s->be, &c, p->con + at, sizeof c);
+    if (st == ISO_OK) st = backend_download(&s->be, &r, W->list + (long)world * W->max_list + c.contact, sizeof r);
     if (st == ISO_OK) st = backend_download(&s->be, g, p->batch.gamma + 3 * at, sizeof g);
-    if (st == ISO_OK) to_public(&c, g, s->dt, out + i);
+    if (st == ISO_OK) to_public(&c, &r, g, s->dt, out + i);
   }
   return st;
 }

@@ -197,8 +197,8 @@ static void prepare_range(int start, int end, void *v) {
   simSap *p = s->sap;
   const simContact *sc = s->contact;
   for (int w = start; w < end; ++w)
-    sap_prepare_world(w, &c->P, &p->mat, &sc->dev, sc->dev.npair ? &sc->work : NULL, p->hits, p->npoint, s->q,
-                      s->nq, &p->batch, p->needed, s->status);
+    sap_prepare_world(w, &c->P, &p->mat, sc->work.list ? &sc->work : NULL, p->hits, p->npoint, s->q, s->nq,
+                      &p->batch, p->needed, s->status);
 }
 
 static void begin_range(int start, int end, void *v) {
@@ -231,7 +231,7 @@ static isoStatus cuda_step(isoSim *s, rigidParams P) {
     st = cuda_sap_points(&s->be, s->nworld, p->npoint, sc->dev.ngeom, p->shape, p->point_a, p->point_b,
                          sc->work.X_WG, s->status, p->hits);
   if (st == ISO_OK)
-    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->dev.npair > 0, p->hits,
+    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->work.list != NULL, p->hits,
                           p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
   int active = 1;
   for (int it = 0; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {

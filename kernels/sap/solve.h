@@ -27,21 +27,15 @@
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
 
+/* A contact constraint: what the solver needs. What it reports (geometries, point, area, the
+ * face it came from) is its record in the world's contact list (kernels/contact/list.h). */
 typedef struct sapCon {
   int body_a, body_b;  /* −1: the world */
+  int contact;         /* index of its record in the world's contact list */
   vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
   mat3 R_WC;           /* columns: Cx, Cy, Cz = n̂_AB */
-  vec3 p_WC;           /* contact point */
-  int kind;            /* SAPCON_FACE or SAPCON_POINT */
-  int source;          /* face index in the world's face list, or point-pair index */
-  int geom_a, geom_b;  /* geometry indices (A owns geom_a) */
-  real area;           /* face area (faces), m² */
-  sapContactParams params;
   sapContactData data;
 } sapCon;
-
-#define SAPCON_FACE 0
-#define SAPCON_POINT 1
 
 typedef struct sapStats {
   int iterations;      /* Newton iterations taken */
@@ -228,13 +222,12 @@ static inline ISO_HD void sap_identity_system(int nv, real *H, real *rhs) {
   for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
 }
 
-/* Once per step: Delassus estimates and per-constraint data; worlds without constraints are
- * done at once with v = v*. */
-static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
+/* Once per step: the world's statistics; worlds without constraints are done at once with
+ * v = v*. */
+static inline ISO_HD void sap_setup_world(const sapBatch *B, int w) {
   sapStats *st = B->stats + w;
   real *v = B->v + (long)w * B->nv;
   const real *vs = B->vstar + (long)w * B->nv;
-  const real *A = B->A + 36L * B->nbody * w;
   st->iterations = st->ls_iterations = 0;
   st->converged = 0;
   st->cost_converged = 0;
@@ -250,12 +243,6 @@ static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
     for (int i = 0; i < B->nv; ++i) v[i] = vs[i];
     st->done = st->converged = 1;
     return;
-  }
-  sapCon *con = B->con + (long)w * B->max_con;
-  for (int i = 0; i < n; ++i) {
-    real wd = sap_con_delassus(con + i, A);
-    real w3[3] = {wd, wd, wd};
-    sap_contact_make_data(&con[i].params, w3, dt, &con[i].data);
   }
 }
 
