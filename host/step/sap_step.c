@@ -133,9 +133,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
   if (st == ISO_OK) st = world_buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
   sapBatch *B = &p->batch;
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 3, (void **)&B->gamma);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 9, (void **)&B->G);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * mc * 3, (void **)&B->dvc);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * (size_t)s->nbody, (void **)&B->origin);
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
   if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
   if (st == ISO_OK && s->be.kind == ISO_BACKEND_CUDA) st = buffer(s, sizeof(int), (void **)&p->active_dev);
@@ -158,6 +156,8 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->A = p->A;
   B->con = p->con;
   B->ncon = p->ncon;
+  B->list = s->contact->work.list; /* the contact stage is created first */
+  B->max_list = s->contact->work.max_list;
   B->H = p->chol.A;
   B->rhs = p->chol.B;
   B->info = p->chol.info;

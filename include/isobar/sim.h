@@ -23,13 +23,13 @@ typedef struct isoSimDef {
   int threads;           /* CPU threads, 0 = OpenMP's default (OMP_NUM_THREADS); default 0 */
   void *cuda_stream;     /* a cudaStream_t to queue the sim's work on, or NULL for the sim's own */
   int max_contacts;      /* per-world capacity of contact faces and of contact constraints (point
-                            contacts plus hydroelastic faces), >= 1; default 256. Reserves about
-                            0.5 KB per unit per world */
+                            contacts plus hydroelastic faces), >= 1; default 256. Reserves 256
+                            bytes per unit per world (a contact record and a constraint) */
   int max_candidates;    /* per-world capacity of candidate element pairs from the mid phase
                             (each may become one contact polygon), >= 1; default 2048. Reserves
-                            about 0.45 KB per unit per world (host memory is touched only as
-                            candidates are written). Two overlapping sphere meshes can need
-                            thousands; an overflow reports the number needed */
+                            12 bytes per unit per world (element indices). Two overlapping
+                            sphere meshes can need thousands; an overflow reports the number
+                            needed */
   int surface_representation; /* ISO_SURFACE_POLYGON (default, one face per polygon, as Drake's
                                  discrete plant) or ISO_SURFACE_TRIANGLE (each polygon fanned
                                  into triangles around its centroid) */

@@ -33,28 +33,15 @@ typedef struct sapPointHit {
   vec3 nhat_BA, p_WCa, p_WCb;
 } sapPointHit;
 
-/* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
- * (Drake leaves them arbitrary, §3), here built from the world axis least aligned with n. */
-static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
-  vec3 a = fabs(n.x) <= fabs(n.y) && fabs(n.x) <= fabs(n.z) ? v3(1, 0, 0)
-           : fabs(n.y) <= fabs(n.z)                          ? v3(0, 1, 0)
-                                                              : v3(0, 0, 1);
-  vec3 t1 = v3_normalize(v3_cross(a, n));
-  vec3 t2 = v3_cross(n, t1);
-  return m3_from_cols(t1, t2, n);
-}
-
 static inline ISO_HD vec3 sap_body_origin(const real *q_world, int b) {
   return b >= 0 ? v3(q_world[7 * b + 4], q_world[7 * b + 5], q_world[7 * b + 6]) : v3_zero();
 }
 
-/* Fill the geometric part of a constraint: bodies, point, frame (Cz = n̂_AB = −n̂_BA). */
-static inline ISO_HD void sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const real *q_world) {
+/* The bodies of a constraint at p_WC with normal n̂_BA, and its Jacobian data at q_world. */
+static inline ISO_HD sapJac sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const real *q_world) {
   c->body_a = ba;
   c->body_b = bb;
-  c->R_WC = sap_frame_from_z(v3_neg(nhat_BA));
-  c->r_a = v3_sub(p_WC, sap_body_origin(q_world, ba));
-  c->r_b = v3_sub(p_WC, sap_body_origin(q_world, bb));
+  return sap_jac_make(ba, bb, p_WC, nhat_BA, sap_body_origin(q_world, ba), sap_body_origin(q_world, bb));
 }
 
 static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) {
@@ -63,7 +50,7 @@ static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) 
 
 /* The parameters two geometries share whatever the contact kind (reference §3, §4.2):
  * approximation settings, combined friction and relaxation time, and vn0 for the pair's frame. */
-static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapCon *c,
+static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapJac *j,
                                                       const real *v0) {
   sapContactParams p = sap_contact_params_default();
   p.model = M->model;
@@ -73,7 +60,7 @@ static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int
   p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
   p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
   real vc[3];
-  sap_con_apply(c, v0, vc);
+  sap_con_apply(j, v0, vc);
   p.vn0 = vc[2];
   return p;
 }
@@ -107,10 +94,10 @@ static inline ISO_HD void sap_point_list_world(const sapMaterials *M, const sapP
 
 /* The rest of constraint c once its pair parameters are known: its record, and the data its
  * law evaluates (from the Delassus estimate on the world's A, §5.1). */
-static inline ISO_HD void sap_con_finish(sapCon *c, int contact, const sapContactParams *p, const real *A_world,
-                                         real dt) {
+static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact, const sapContactParams *p,
+                                         const real *A_world, real dt) {
   c->contact = contact;
-  real wd = sap_con_delassus(c, A_world);
+  real wd = sap_con_delassus(j, A_world);
   real w3[3] = {wd, wd, wd};
   sap_contact_make_data(p, w3, dt, &c->data);
 }
@@ -132,23 +119,23 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
       if (!sap_hydro_face_params(r->area, r->p0, r->gM, r->gN, &k, &phi0, &fe0)) continue;
       if (n < max_con) {
         sapCon *c = con + n;
-        sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
-        sapContactParams p = sap_pair_params(M, w, ga, gb, c, v0);
+        sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
+        sapContactParams p = sap_pair_params(M, w, ga, gb, &j, v0);
         p.k = k, p.phi0 = phi0, p.fe0 = fe0;
         real EM = isinf(r->gM) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
         real EN = isinf(r->gN) ? (real)INFINITY : sap_mat(M->E, w, gb, 1, 0);
         p.d = sap_combine_hydro_dissipation(EM, EN, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-        sap_con_finish(c, i, &p, A_world, dt);
+        sap_con_finish(c, &j, i, &p, A_world, dt);
       }
     } else if (n < max_con) { /* point contact (§4.2) */
       real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
       sapCon *c = con + n;
-      sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
-      sapContactParams p = sap_pair_params(M, w, ga, gb, c, v0);
+      sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
+      sapContactParams p = sap_pair_params(M, w, ga, gb, &j, v0);
       p.k = sap_combine_stiffness(kA, kB);
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);
       p.d = sap_combine_point_dissipation(kA, kB, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-      sap_con_finish(c, i, &p, A_world, dt);
+      sap_con_finish(c, &j, i, &p, A_world, dt);
     }
     n++;
   }

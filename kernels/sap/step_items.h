@@ -41,6 +41,8 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const s
   const real *qw = q + (long)w * nq, *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + 36L * P->nbody * w;
   rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
+  for (int b = 0; b < P->nbody; ++b) /* the solver rebuilds Jacobians from these (sapJac) */
+    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)P->nbody * w + b) + k] = qw[7 * b + 4 + k];
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
