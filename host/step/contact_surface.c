@@ -95,7 +95,11 @@ void contact_invalidate(isoSim *s) {
 
 isoStatus iso_sim_update_contact(isoSim *s) {
   CHECK_NULL(s, "iso_sim_update_contact");
-  return contact_update(s);
+  isoStatus st = contact_update(s);
+  /* the last step's constraints point into the list just rewritten: they describe it no more */
+  if (st == ISO_OK && s->sap && s->sap->enabled)
+    st = backend_memset0(&s->be, s->sap->ncon, sizeof(int) * (size_t)s->nworld);
+  return st;
 }
 
 /* ---- queries --------------------------------------------------------------------------------- */

@@ -50,7 +50,9 @@ typedef enum isoPairKind {
  * step started from (the ones its contact forces came from). Call it to read the surfaces of
  * a state you set; setting positions or resetting worlds invalidates earlier surfaces (queries
  * then fail with ISO_ERR_STATE). Worlds whose candidate or face lists overflow get
- * ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). */
+ * ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). The new surfaces replace the ones the last
+ * step's constraints were built from, so the contact results report no constraint until the
+ * next step. */
 isoStatus iso_sim_update_contact(isoSim *sim);
 
 /* Number of contact faces of world `world` at the last update. */
