@@ -21,7 +21,9 @@ static void run_usage(FILE *f) {
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
           "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
           "worlds, bodies, geometries, steps, dt, backend, threads, wall_s, world_steps_per_s,\n"
-          "contact_faces, contact_points, faulted_worlds, report_lines, state_hash. Elements of\n"
+          "contact_faces, contact_points, faulted_worlds, report_lines, state_hash (a hash of the final\n"
+          "state of every world, equal across thread counts and machines with the same build),\n"
+          "bytes_per_world (backend memory per world, see iso_sim_memory_per_world). Elements of\n"
           "the file that isobar does not use are listed on stderr.\n"
           "\n"
           "  --worlds N     number of worlds (default 1)\n"
@@ -397,14 +399,16 @@ static int run(const runArgs *a) {
   double wsps = wall > 0 ? (double)a->worlds * (double)a->steps / wall : 0;
   long long nfaces = 0, npoints = 0;
   contact_totals(sim, &nfaces, &npoints);
+  size_t world_bytes = 0;
+  iso_sim_memory_per_world(sim, &world_bytes);
   printf("{\"scene\": ");
   json_string(stdout, a->scene);
   printf(", \"worlds\": %lld, \"bodies\": %d, \"geometries\": %d, \"steps\": %lld, \"dt\": %.10g, \"backend\": \"%s\", "
          "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": %lld, \"contact_points\": %lld, "
-         "\"faulted_worlds\": %d, \"report_lines\": %d, \"state_hash\": \"%016llx\"}\n",
+         "\"faulted_worlds\": %d, \"report_lines\": %d, \"state_hash\": \"%016llx\", \"bytes_per_world\": %zu}\n",
          a->worlds, iso_model_body_count(model), iso_model_geometry_count(model), a->steps, iso_sim_time_step(sim),
          iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, nfaces, npoints, faulted,
-         iso_load_report_count(report), (unsigned long long)hash);
+         iso_load_report_count(report), (unsigned long long)hash, world_bytes);
   rc = 0;
 done:
   record_csv_abort(&rec); /* a recording is kept only when the run completed (closed above) */

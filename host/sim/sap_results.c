@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/step/contact_internal.h"
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
 #include "isobar/contact.h"
@@ -26,29 +27,59 @@ isoStatus iso_sim_contact_count(const isoSim *s, int world, int *count) {
   return backend_download(&s->be, count, s->sap->ncon + world, sizeof(int));
 }
 
-static void to_public(const sapCon *c, const real g[3], real dt, isoContactResult *o) {
+/* Constraint i of a world: the constraint, its record, its Jacobian data as the step built it
+ * and its impulse at the world's velocities v (nv), which after a step are the solved ones:
+ * the impulse the solver's last evaluation gave (kernels/sap/solve.h recomputes rather than
+ * stores it). */
+static isoStatus constraint(const isoSim *s, int world, int i, const real *v, sapCon *c, contactRec *r, sapJac *j,
+                            real g[3]) {
+  const sapBatch *B = &s->sap->batch;
+  isoStatus st = backend_download(&s->be, c, B->con + (long)world * B->max_con + i, sizeof *c);
+  if (st == ISO_OK) st = backend_download(&s->be, r, B->list + (long)world * B->max_list + c->contact, sizeof *r);
+  real o[2][3] = {{0, 0, 0}, {0, 0, 0}};
+  int bodies[2] = {c->body_a, c->body_b};
+  for (int k = 0; k < 2 && st == ISO_OK; ++k)
+    if (bodies[k] >= 0)
+      st = backend_download(&s->be, o[k], B->origin + 3L * ((long)B->nbody * world + bodies[k]), sizeof o[k]);
+  if (st != ISO_OK) return st;
+  *j = sap_jac_make(c->body_a, c->body_b, r->point, r->normal, v3(o[0][0], o[0][1], o[0][2]),
+                    v3(o[1][0], o[1][1], o[1][2]));
+  sap_con_eval(c, j, v, g, (real *)0);
+  return ISO_OK;
+}
+
+/* A constraint of the public API: its record in the contact list says what touched where; the
+ * constraint gives the frame, the bodies and the stiffness; γ the impulse. */
+static void to_public(const sapCon *c, const contactRec *r, const sapJac *j, const real g[3], real dt,
+                      isoContactResult *o) {
   memset(o, 0, sizeof *o);
-  o->kind = c->kind == SAPCON_FACE ? ISO_CONSTRAINT_FACE : ISO_CONSTRAINT_POINT;
-  o->geometry_a = c->geom_a, o->geometry_b = c->geom_b;
+  const int face = !contact_is_point(r);
+  o->kind = face ? ISO_CONSTRAINT_FACE : ISO_CONSTRAINT_POINT;
+  o->geometry_a = r->geom_m, o->geometry_b = r->geom_n;
   o->body_a = c->body_a, o->body_b = c->body_b;
-  o->face = c->kind == SAPCON_FACE ? c->source : -1;
-  o->point[0] = c->p_WC.x, o->point[1] = c->p_WC.y, o->point[2] = c->p_WC.z;
+  o->face = face ? c->contact : -1;
+  o->point[0] = r->point.x, o->point[1] = r->point.y, o->point[2] = r->point.z;
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) o->frame[3 * i + j] = c->R_WC.m[i][j];
+    for (int k = 0; k < 3; ++k) o->frame[3 * i + k] = j->R_WC.m[i][k];
   vec3 fw = v3_zero();
   for (int k = 0; k < 3; ++k) {
     o->impulse[k] = g[k];
     o->force[k] = g[k] / dt;
-    fw = v3_axpy(fw, g[k] / dt, m3_col(c->R_WC, k));
+    fw = v3_axpy(fw, g[k] / dt, m3_col(j->R_WC, k));
   }
   o->force_world[0] = fw.x, o->force_world[1] = fw.y, o->force_world[2] = fw.z;
-  o->area = c->area;
-  if (c->kind == SAPCON_FACE && c->area > 0) {
-    o->pressure = g[2] / (dt * c->area);
-    o->traction[0] = fw.x / c->area, o->traction[1] = fw.y / c->area, o->traction[2] = fw.z / c->area;
+  o->area = r->area;
+  if (face && r->area > 0) {
+    o->pressure = g[2] / (dt * r->area);
+    o->traction[0] = fw.x / r->area, o->traction[1] = fw.y / r->area, o->traction[2] = fw.z / r->area;
   }
-  o->phi0 = c->params.phi0;
-  o->stiffness = c->params.k;
+  /* φ0 as the constraint was built from the record (kernels/contact/build.h); k is kept in
+   * the law's data for every approximation */
+  real k = c->data.k, phi0 = 0, fe0;
+  if (face) sap_hydro_face_params(r->area, r->p0, r->gM, r->gN, &k, &phi0, &fe0);
+  else sap_point_pair_config(r->p0, k, &phi0, &fe0);
+  o->phi0 = phi0;
+  o->stiffness = c->data.k;
 }
 
 isoStatus iso_sim_get_contact_results(const isoSim *s, int world, isoContactResult *out, int cap, int *count) {
@@ -60,15 +91,18 @@ isoStatus iso_sim_get_contact_results(const isoSim *s, int world, isoContactResu
   isoStatus st = iso_sim_contact_count(s, world, &n);
   if (st != ISO_OK) return st;
   *count = n;
-  const simSap *p = s->sap;
+  real *v = (real *)malloc(sizeof(real) * (size_t)(s->nv + 1));
+  if (!v) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  st = backend_download(&s->be, v, s->v + (long)world * s->nv, sizeof(real) * (size_t)s->nv);
   for (int i = 0; i < n && i < cap && st == ISO_OK; ++i) {
     sapCon c;
+    contactRec r;
+    sapJac j;
     real g[3];
-    long at = (long)world * p->batch.max_con + i;
-    st = backend_download(&s->be, &c, p->con + at, sizeof c);
-    if (st == ISO_OK) st = backend_download(&s->be, g, p->batch.gamma + 3 * at, sizeof g);
-    if (st == ISO_OK) to_public(&c, g, s->dt, out + i);
+    st = constraint(s, world, i, v, &c, &r, &j, g);
+    if (st == ISO_OK) to_public(&c, &r, &j, g, s->dt, out + i);
   }
+  free(v);
   return st;
 }
 
@@ -83,20 +117,24 @@ isoStatus iso_sim_get_body_contact_wrench(const isoSim *s, int world, int body, 
   for (int k = 0; k < 6; ++k) wrench[k] = 0;
   int n = 0;
   st = iso_sim_contact_count(s, world, &n);
-  const simSap *p = s->sap;
   real *gen = (real *)calloc((size_t)s->nv + 1, sizeof(real));
-  if (!gen) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  real *v = (real *)malloc(sizeof(real) * (size_t)(s->nv + 1));
+  if (!gen || !v) {
+    free(gen), free(v);
+    return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  }
+  if (st == ISO_OK) st = backend_download(&s->be, v, s->v + (long)world * s->nv, sizeof(real) * (size_t)s->nv);
   for (int i = 0; i < n && st == ISO_OK; ++i) {
     sapCon c;
+    contactRec r;
+    sapJac j;
     real g[3];
-    long at = (long)world * p->batch.max_con + i;
-    st = backend_download(&s->be, &c, p->con + at, sizeof c);
-    if (st == ISO_OK) st = backend_download(&s->be, g, p->batch.gamma + 3 * at, sizeof g);
+    st = constraint(s, world, i, v, &c, &r, &j, g);
     /* Jᵀγ per body is [r × f, f] with f = R_WC·γ: the torque about the origin and the force */
-    if (st == ISO_OK) sap_con_apply_t(&c, g, 1 / s->dt, gen);
+    if (st == ISO_OK) sap_con_apply_t(&j, g, 1 / s->dt, gen);
   }
   for (int k = 0; k < 6; ++k) wrench[k] = gen[6 * body + k];
-  free(gen);
+  free(gen), free(v);
   return st;
 }
 

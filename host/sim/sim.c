@@ -116,6 +116,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
     goto fail;
   }
   TRY(sim_data_create(s));
+  s->world_bytes = s->arena.size;
   /* every parameter starts shared, from the compiled model's values */
   const int nb = s->nbody, ng = m->ngeom;
   TRY(alloc_param(s, ISO_PARAM_GRAVITY, 1, 3, m->def.gravity));
@@ -135,6 +136,17 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
 fail:
   iso_sim_destroy(s);
   return st;
+}
+
+isoStatus iso_sim_memory_per_world(const isoSim *s, size_t *bytes) {
+  CHECK_NULL(s, "iso_sim_memory_per_world");
+  CHECK_NULL(bytes, "iso_sim_memory_per_world");
+  size_t total = s->world_bytes;
+  for (int p = 0; p < ISO_PARAM_COUNT; ++p)
+    if (s->param[p].f.wstride != 0)
+      total += (size_t)s->nworld * (size_t)s->param[p].nitem * (size_t)s->param[p].width * sizeof(real);
+  *bytes = total / (size_t)s->nworld;
+  return ISO_OK;
 }
 
 void iso_sim_destroy(isoSim *s) {

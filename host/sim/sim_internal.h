@@ -48,6 +48,8 @@ struct isoSim {
   unsigned char *seen; /* repeat check of a written selection (nworld); writers only */
   real *stage;   /* staging for checked writes (nworld · max(nq, 6)); writers only */
 
+  size_t world_bytes; /* backend bytes of the arrays with a world axis allocated at creation,
+                         parameters excepted (iso_sim_memory_per_world) */
   simParam param[ISO_PARAM_COUNT];
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */

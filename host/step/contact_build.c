@@ -45,6 +45,7 @@ static isoStatus device_buffer(isoSim *s, size_t bytes, void **out) {
     return iso_fail(ISO_ERR_CAPACITY, "contact stage: too many device arrays");
   isoStatus st = backend_alloc(&s->be, out, bytes ? bytes : 1);
   if (st == ISO_OK) c->owned_dev[c->nowned_dev++] = *out;
+  if (st == ISO_OK) s->world_bytes += bytes; /* every work buffer has a world axis */
   return st;
 }
 
@@ -204,32 +205,31 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   const size_t W = (size_t)s->nworld;
   w->max_cand = s->def.max_candidates;
   w->max_face = s->def.max_contacts;
+  w->max_list = s->def.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
   w->triangles = s->def.surface_representation == ISO_SURFACE_TRIANGLE;
-  const size_t mc = (size_t)w->max_cand, mf = (size_t)w->max_face;
+  w->cand_stride = 3L * w->max_cand;
+  const size_t mc = (size_t)w->max_cand, ml = (size_t)w->max_list;
 #define BUF(field, count, type) \
   if (st == ISO_OK) st = device_buffer(s, sizeof(type) * (count), (void **)&w->field)
   if (np == 0 && mh->nfallback == 0) return ISO_OK; /* nothing can touch: the stage never runs */
   BUF(X_WG, W * (size_t)ng, xform); /* poses serve point contact too */
-  if (np == 0) return st;
-  BUF(pair_count, W * (size_t)np, int);
-  BUF(pair_off, W * (size_t)np, int);
-  BUF(cand_total, W, int);
-  BUF(cand_needed, W, int);
-  BUF(cand_pair, W * mc, int);
-  BUF(cand_a, W * mc, int);
-  BUF(cand_b, W * mc, int);
-  BUF(slot, W * mc, hydroFace);
-  BUF(slot_valid, W * mc, int);
-  BUF(face_slot, W * mf, int);
-  BUF(face_sub, W * mf, int);
+  BUF(list, W * ml, contactRec);
   BUF(face_count, W, int);
   BUF(face_needed, W, int);
+  BUF(list_count, W, int);
+  if (np > 0) {
+    BUF(pair_count, W * (size_t)np, int);
+    BUF(pair_off, W * (size_t)np, int);
+    BUF(cand_total, W, int);
+    BUF(cand_needed, W, int);
+    BUF(cand, W * (size_t)w->cand_stride, int);
+  }
 #undef BUF
   if (st == ISO_ERR_NOMEM)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the contact work of %d worlds "
-                    "(%.1f MiB for %d candidates and %d faces per world); lower max_candidates or "
+                    "(%.1f MiB for %d candidates and %d contacts per world); lower max_candidates or "
                     "max_contacts", s->nworld,
-                    (double)(W * (mc * (sizeof(hydroFace) + 4 * sizeof(int)) + mf * 2 * sizeof(int))) / 1048576.0,
+                    (double)(W * (mc * 3 * sizeof(int) + ml * sizeof(contactRec))) / 1048576.0,
                     w->max_cand, w->max_face);
   return st;
 }

@@ -43,17 +43,13 @@ static void emit_range(int start, int end, void *v) {
   for (int i = start; i < end; ++i) hs_emit_item(c->H, c->W, i / c->inner, i % c->inner);
 }
 
-/* One item per world: its candidates one after another. Per-world items keep each world's
- * slots on one thread, and the narrow phase dominates, so the split is even enough. */
+/* One item per world: its candidates one after another, each polygon computed once and its
+ * records written at the running count (the same list as the GPU's two passes). Per-world
+ * items keep each world's list on one thread, and the narrow phase dominates, so the split is
+ * even enough. */
 static void narrow_range(int start, int end, void *v) {
   runCtx *c = (runCtx *)v;
-  for (int w = start; w < end; ++w)
-    for (int k = 0; k < c->W->cand_total[w]; ++k) hs_narrow_item(c->H, c->W, w, k);
-}
-
-static void compact_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int w = start; w < end; ++w) hs_compact_item(c->W, w, c->s->status);
+  for (int w = start; w < end; ++w) hs_narrow_world(c->H, c->W, w, c->s->status);
 }
 
 isoStatus contact_update(isoSim *s) {
@@ -76,7 +72,6 @@ isoStatus contact_update(isoSim *s) {
   backend_cpu_for(&s->be, nw, scan_range, &r);
   backend_cpu_for(&s->be, nw * c->dev.npair, emit_range, &r);
   backend_cpu_for(&s->be, nw, narrow_range, &r);
-  backend_cpu_for(&s->be, nw, compact_range, &r);
   return ISO_OK;
 }
 
@@ -84,8 +79,8 @@ isoStatus contact_reset_world(isoSim *s, int w) {
   const hydroWork *W = &s->contact->work;
   int zero = 0;
   isoStatus st = ISO_OK;
-  int *arrays[4] = {W->cand_total, W->cand_needed, W->face_count, W->face_needed};
-  for (int i = 0; i < 4 && st == ISO_OK; ++i)
+  int *arrays[5] = {W->cand_total, W->cand_needed, W->face_count, W->face_needed, W->list_count};
+  for (int i = 0; i < 5 && st == ISO_OK; ++i)
     if (arrays[i]) st = backend_upload(&s->be, arrays[i] + w, &zero, sizeof zero);
   if (st == ISO_OK && s->sap && s->sap->enabled) {
     st = backend_upload(&s->be, s->sap->needed + w, &zero, sizeof zero);
@@ -100,7 +95,11 @@ void contact_invalidate(isoSim *s) {
 
 isoStatus iso_sim_update_contact(isoSim *s) {
   CHECK_NULL(s, "iso_sim_update_contact");
-  return contact_update(s);
+  isoStatus st = contact_update(s);
+  /* the last step's constraints point into the list just rewritten: they describe it no more */
+  if (st == ISO_OK && s->sap && s->sap->enabled)
+    st = backend_memset0(&s->be, s->sap->ncon, sizeof(int) * (size_t)s->nworld);
+  return st;
 }
 
 /* ---- queries --------------------------------------------------------------------------------- */
@@ -130,41 +129,50 @@ isoStatus iso_sim_contact_face_count(const isoSim *s, int world, int *count) {
   return read_int(s, s->contact->work.face_count, world, count);
 }
 
-static void face_to_public(const hydroFace *f, int sub, int gm, int gn, isoContactFace *o) {
+/* A face of the public API from its record, with the polygon rebuilt from the record's source
+ * elements by the narrow phase's own function on the step's poses and moduli. */
+static isoStatus face_to_public(const isoSim *s, int world, const contactRec *r, isoContactFace *o) {
+  const simContact *c = s->contact;
+  const hydroDev *H = &c->host;
   memset(o, 0, sizeof *o);
-  o->geometry_m = gm;
-  o->geometry_n = gn;
-  o->element_m = f->elem_M;
-  o->element_n = f->elem_N;
-  o->normal[0] = f->normal.x, o->normal[1] = f->normal.y, o->normal[2] = f->normal.z;
-  o->grad_m = f->gM;
-  o->grad_n = f->gN;
-  if (sub < 0) {
-    o->nvert = f->nvert;
-    for (int k = 0; k < f->nvert; ++k) {
-      o->vert[k][0] = f->vert[k].x, o->vert[k][1] = f->vert[k].y, o->vert[k][2] = f->vert[k].z;
-      o->vert_pressure[k] = f->vert_p[k];
+  o->geometry_m = r->geom_m;
+  o->geometry_n = r->geom_n;
+  o->element_m = r->elem_m;
+  o->element_n = r->elem_n;
+  o->normal[0] = r->normal.x, o->normal[1] = r->normal.y, o->normal[2] = r->normal.z;
+  o->grad_m = r->gM;
+  o->grad_n = r->gN;
+  o->area = r->area;
+  o->centroid[0] = r->point.x, o->centroid[1] = r->point.y, o->centroid[2] = r->point.z;
+  o->pressure = r->p0;
+  xform X[2];
+  double E[2];
+  isoStatus st = backend_download(&s->be, X, c->work.X_WG + (long)world * H->ngeom + r->geom_m, sizeof(xform));
+  if (st == ISO_OK) st = backend_download(&s->be, X + 1, c->work.X_WG + (long)world * H->ngeom + r->geom_n, sizeof(xform));
+  if (st == ISO_OK) st = iso_sim_get_param(s, ISO_PARAM_GEOM_MODULUS, r->geom_m, iso_worlds_one(world), E);
+  if (st == ISO_OK) st = iso_sim_get_param(s, ISO_PARAM_GEOM_MODULUS, r->geom_n, iso_worlds_one(world), E + 1);
+  if (st != ISO_OK) return st;
+  hydroFace f;
+  if (!hs_face_compute(H, r->pair, r->elem_m, r->elem_n, X[0], X[1], E[0], E[1], &f))
+    return iso_fail(ISO_ERR_STATE, "iso_sim_get_contact_faces: world %d: the polygon of elements %d, %d is gone "
+                    "(the state changed since the contact update)", world, r->elem_m, r->elem_n);
+  if (r->part < 0) {
+    o->nvert = f.nvert;
+    for (int k = 0; k < f.nvert; ++k) {
+      o->vert[k][0] = f.vert[k].x, o->vert[k][1] = f.vert[k].y, o->vert[k][2] = f.vert[k].z;
+      o->vert_pressure[k] = f.vert_p[k];
     }
-    o->area = f->area;
-    o->centroid[0] = f->centroid.x, o->centroid[1] = f->centroid.y, o->centroid[2] = f->centroid.z;
-    o->pressure = f->p0;
-    return;
+    return ISO_OK;
   }
-  /* one triangle of the centroid fan: (v_k, v_k+1, c) */
   vec3 tri[HYDRO_MAX_POLY][3];
   real tp[HYDRO_MAX_POLY][3];
-  hydro_face_fan(f, tri, tp);
+  hydro_face_fan(&f, tri, tp);
   o->nvert = 3;
   for (int k = 0; k < 3; ++k) {
-    o->vert[k][0] = tri[sub][k].x, o->vert[k][1] = tri[sub][k].y, o->vert[k][2] = tri[sub][k].z;
-    o->vert_pressure[k] = tp[sub][k];
+    o->vert[k][0] = tri[r->part][k].x, o->vert[k][1] = tri[r->part][k].y, o->vert[k][2] = tri[r->part][k].z;
+    o->vert_pressure[k] = tp[r->part][k];
   }
-  vec3 cr = v3_cross(v3_sub(tri[sub][1], tri[sub][0]), v3_sub(tri[sub][2], tri[sub][0]));
-  o->area = 0.5 * v3_norm(cr);
-  vec3 cen = v3_scale(v3_add(v3_add(tri[sub][0], tri[sub][1]), tri[sub][2]), 1.0 / 3.0);
-  o->centroid[0] = cen.x, o->centroid[1] = cen.y, o->centroid[2] = cen.z;
-  /* the field is linear on the triangle: its centroid value is the mean of the corners */
-  o->pressure = (tp[sub][0] + tp[sub][1] + tp[sub][2]) / 3.0;
+  return ISO_OK;
 }
 
 isoStatus iso_sim_get_contact_faces(const isoSim *s, int world, isoContactFace *out, int cap, int *count) {
@@ -174,21 +182,14 @@ isoStatus iso_sim_get_contact_faces(const isoSim *s, int world, isoContactFace *
   if (cap > 0 && !out) return iso_fail(ISO_ERR_NULL, "%s: argument 'out' is NULL", fn);
   isoStatus st = check_world(s, world, fn);
   if (st != ISO_OK) return st;
-  const simContact *c = s->contact;
-  const hydroWork *W = &c->work;
+  const hydroWork *W = &s->contact->work;
   int n = 0;
   st = read_int(s, W->face_count, world, &n);
   *count = n;
   for (int k = 0; k < n && k < cap && st == ISO_OK; ++k) {
-    int slot, sub, pair;
-    long f0 = (long)world * W->max_face + k;
-    hydroFace f;
-    st = read_int(s, W->face_slot, f0, &slot);
-    if (st == ISO_OK) st = read_int(s, W->face_sub, f0, &sub);
-    long at = (long)world * W->max_cand + slot;
-    if (st == ISO_OK) st = read_int(s, W->cand_pair, at, &pair);
-    if (st == ISO_OK) st = backend_download(&s->be, &f, W->slot + at, sizeof f);
-    if (st == ISO_OK) face_to_public(&f, sub, c->host.pair_m[pair], c->host.pair_n[pair], out + k);
+    contactRec r;
+    st = backend_download(&s->be, &r, W->list + (long)world * W->max_list + k, sizeof r);
+    if (st == ISO_OK) st = face_to_public(s, world, &r, out + k);
   }
   return st;
 }

@@ -42,6 +42,13 @@ static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
   return st;
 }
 
+/* A buffer with a world axis (counted by iso_sim_memory_per_world). */
+static isoStatus world_buffer(isoSim *s, size_t bytes, void **out) {
+  isoStatus st = buffer(s, bytes, out);
+  if (st == ISO_OK) s->world_bytes += bytes;
+  return st;
+}
+
 static isoStatus upload(isoSim *s, const void *h, size_t bytes, void **out) {
   isoStatus st = buffer(s, bytes, out);
   if (st == ISO_OK) st = backend_upload(&s->be, *out, h, bytes);
@@ -119,22 +126,22 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
 
-  if (st == ISO_OK) st = buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
-  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->ncon);
-  if (st == ISO_OK) st = buffer(s, sizeof(int) * W, (void **)&p->needed);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
-  if (st == ISO_OK) st = buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->ncon);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->needed);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
   sapBatch *B = &p->batch;
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->gamma);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 9, (void **)&B->G);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * mc * 3, (void **)&B->dvc);
-  if (st == ISO_OK) st = buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
-  if (st == ISO_OK) st = buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * (size_t)s->nbody, (void **)&B->origin);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
   if (st == ISO_OK && s->be.kind == ISO_BACKEND_CUDA) st = buffer(s, sizeof(int), (void **)&p->active_dev);
   if (st == ISO_OK && nv > 0) {
     st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
     p->have_chol = st == ISO_OK;
+    /* the batch's matrices, right-hand sides and info flags (host/backend/linalg.h) */
+    if (st == ISO_OK) s->world_bytes += W * (nv * nv * sizeof(real) + nv * sizeof(real) + sizeof(int));
   }
   if (st != ISO_OK) return st;
   B->nbody = s->nbody;
@@ -149,6 +156,8 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->A = p->A;
   B->con = p->con;
   B->ncon = p->ncon;
+  B->list = s->contact->work.list; /* the contact stage is created first */
+  B->max_list = s->contact->work.max_list;
   B->H = p->chol.A;
   B->rhs = p->chol.B;
   B->info = p->chol.info;
@@ -188,8 +197,8 @@ static void prepare_range(int start, int end, void *v) {
   simSap *p = s->sap;
   const simContact *sc = s->contact;
   for (int w = start; w < end; ++w)
-    sap_prepare_world(w, &c->P, &p->mat, &sc->dev, sc->dev.npair ? &sc->work : NULL, p->hits, p->npoint, s->q,
-                      s->nq, &p->batch, p->needed, s->status);
+    sap_prepare_world(w, &c->P, &p->mat, sc->work.list ? &sc->work : NULL, p->hits, p->npoint, s->q, s->nq,
+                      &p->batch, p->needed, s->status);
 }
 
 static void begin_range(int start, int end, void *v) {
@@ -222,7 +231,7 @@ static isoStatus cuda_step(isoSim *s, rigidParams P) {
     st = cuda_sap_points(&s->be, s->nworld, p->npoint, sc->dev.ngeom, p->shape, p->point_a, p->point_b,
                          sc->work.X_WG, s->status, p->hits);
   if (st == ISO_OK)
-    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->dev.npair > 0, p->hits,
+    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->work.list != NULL, p->hits,
                           p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
   int active = 1;
   for (int it = 0; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {

@@ -50,14 +50,19 @@ typedef enum isoPairKind {
  * step started from (the ones its contact forces came from). Call it to read the surfaces of
  * a state you set; setting positions or resetting worlds invalidates earlier surfaces (queries
  * then fail with ISO_ERR_STATE). Worlds whose candidate or face lists overflow get
- * ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). */
+ * ISO_WORLD_OVERFLOW (see iso_sim_get_overflow). The new surfaces replace the ones the last
+ * step's constraints were built from, so the contact results report no constraint until the
+ * next step. */
 isoStatus iso_sim_update_contact(isoSim *sim);
 
 /* Number of contact faces of world `world` at the last update. */
 isoStatus iso_sim_contact_face_count(const isoSim *sim, int world, int *count);
 
 /* Copy up to `cap` faces of world `world` into `out`, in a deterministic order (geometry pair,
- * then element pair); *count receives the number of faces (which may exceed cap). */
+ * then element pair); *count receives the number of faces (which may exceed cap). The sim
+ * keeps a compact record per face; the polygon's vertices are recomputed here from its source
+ * elements at the poses and moduli of the last contact update, by the narrow phase's own
+ * function, so they are the ones the step used (setting the modulus since changes them). */
 isoStatus iso_sim_get_contact_faces(const isoSim *sim, int world, isoContactFace *out, int cap, int *count);
 
 /* Net force and moment about the world origin on geometry `a` from integrating the pressure
@@ -111,7 +116,9 @@ typedef struct isoContactResult {
 isoStatus iso_sim_contact_count(const isoSim *sim, int world, int *count);
 
 /* Copy up to `cap` constraints of world `world` with their solved impulses; *count receives
- * the number (which may exceed cap). */
+ * the number (which may exceed cap). The impulses are each constraint's law evaluated at the
+ * world's velocities, which after a step are the solved ones (the solver's last evaluation);
+ * velocities set since the step give the impulses at those velocities. */
 isoStatus iso_sim_get_contact_results(const isoSim *sim, int world, isoContactResult *out, int cap, int *count);
 
 /* Net contact wrench on body `body` of world `world` at the last step: torque about the body

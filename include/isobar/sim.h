@@ -3,6 +3,7 @@
 #ifndef ISOBAR_SIM_H
 #define ISOBAR_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "isobar/backend.h"
@@ -22,13 +23,13 @@ typedef struct isoSimDef {
   int threads;           /* CPU threads, 0 = OpenMP's default (OMP_NUM_THREADS); default 0 */
   void *cuda_stream;     /* a cudaStream_t to queue the sim's work on, or NULL for the sim's own */
   int max_contacts;      /* per-world capacity of contact faces and of contact constraints (point
-                            contacts plus hydroelastic faces), >= 1; default 256. Reserves about
-                            0.5 KB per unit per world */
+                            contacts plus hydroelastic faces), >= 1; default 256. Reserves 256
+                            bytes per unit per world (a contact record and a constraint) */
   int max_candidates;    /* per-world capacity of candidate element pairs from the mid phase
                             (each may become one contact polygon), >= 1; default 2048. Reserves
-                            about 0.45 KB per unit per world (host memory is touched only as
-                            candidates are written). Two overlapping sphere meshes can need
-                            thousands; an overflow reports the number needed */
+                            12 bytes per unit per world (element indices). Two overlapping
+                            sphere meshes can need thousands; an overflow reports the number
+                            needed */
   int surface_representation; /* ISO_SURFACE_POLYGON (default, one face per polygon, as Drake's
                                  discrete plant) or ISO_SURFACE_TRIANGLE (each polygon fanned
                                  into triangles around its centroid) */
@@ -94,6 +95,14 @@ const char *iso_sim_backend_reason(const isoSim *sim);
 int iso_sim_threads(const isoSim *sim);
 /* Steps taken since creation. */
 long long iso_sim_step_count(const isoSim *sim);
+
+/* Bytes of backend memory (device memory on CUDA, host memory on the CPU) the sim holds for
+ * each world: every array with a world axis — state, per-world parameters, the contact stage's
+ * candidate and contact lists, the solver's constraints and batched matrices — divided by the
+ * number of worlds. Arrays of the model shared by all worlds are not counted. The figure is the
+ * sizes of the buffers, fixed at creation by the capacities of isoSimDef (and grown only by a
+ * parameter set per world), not what the operating system has touched. */
+isoStatus iso_sim_memory_per_world(const isoSim *sim, size_t *bytes);
 
 /* ---- state ----------------------------------------------------------------------------------- */
 

@@ -28,16 +28,24 @@ __global__ void hs_emit_kernel(int nworld, hydroDev H, hydroWork W) {
     hs_emit_item(&H, &W, (int)(i / H.npair), (int)(i % H.npair));
 }
 
-// One thread per candidate slot: the tet-pair clipping is the work the GPU is for.
-__global__ void hs_narrow_kernel(int nworld, hydroDev H, hydroWork W) {
+// One thread per candidate: the tet-pair clipping is the work the GPU is for. Pass 1 counts
+// the records each candidate makes; after the per-world scan, pass 2 computes the polygon again
+// and writes its records at its offset.
+__global__ void hs_narrow_count_kernel(int nworld, hydroDev H, hydroWork W) {
   long n = (long)nworld * W.max_cand;
   for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
-    hs_narrow_item(&H, &W, (int)(i / W.max_cand), (int)(i % W.max_cand));
+    hs_narrow_count_item(&H, &W, (int)(i / W.max_cand), (int)(i % W.max_cand));
 }
 
-__global__ void hs_compact_kernel(int nworld, hydroWork W, uint32_t *status) {
+__global__ void hs_list_scan_kernel(int nworld, hydroWork W, uint32_t *status) {
   for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < nworld; w += gridDim.x * blockDim.x)
-    hs_compact_item(&W, w, status);
+    hs_list_scan_item(&W, w, status);
+}
+
+__global__ void hs_narrow_emit_kernel(int nworld, hydroDev H, hydroWork W) {
+  long n = (long)nworld * W.max_cand;
+  for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x)
+    hs_narrow_emit_item(&H, &W, (int)(i / W.max_cand), (int)(i % W.max_cand));
 }
 
 extern "C" isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W,
@@ -53,9 +61,11 @@ extern "C" isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev 
   CUDA_LAUNCHED();
   ISO_LAUNCH(hs_emit_kernel, cuda_grid((long long)nworld * H.npair, bs), bs, s, nworld, H, W);
   CUDA_LAUNCHED();
-  ISO_LAUNCH(hs_narrow_kernel, cuda_grid((long long)nworld * W.max_cand, bs), bs, s, nworld, H, W);
+  ISO_LAUNCH(hs_narrow_count_kernel, cuda_grid((long long)nworld * W.max_cand, bs), bs, s, nworld, H, W);
   CUDA_LAUNCHED();
-  ISO_LAUNCH(hs_compact_kernel, cuda_grid(nworld, bs), bs, s, nworld, W, status);
+  ISO_LAUNCH(hs_list_scan_kernel, cuda_grid(nworld, bs), bs, s, nworld, W, status);
+  CUDA_LAUNCHED();
+  ISO_LAUNCH(hs_narrow_emit_kernel, cuda_grid((long long)nworld * W.max_cand, bs), bs, s, nworld, H, W);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

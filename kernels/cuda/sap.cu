@@ -15,9 +15,9 @@ __global__ void sap_points_kernel(int nworld, int npoint, int ngeom, const point
 __global__ void sap_prepare_kernel(int nworld, rigidParams P, sapMaterials M, hydroDev H, hydroWork W,
                                    int has_faces, const sapPointHit *hits, int npoint, const real *q, int nq,
                                    sapBatch B, int *needed, uint32_t *status) {
+  (void)H; /* the contact list in W is what the constraints read */
   GRID_STRIDE(w, nworld)
-  sap_prepare_world((int)w, &P, &M, &H, has_faces ? &W : (const hydroWork *)0, hits, npoint, q, nq, &B, needed,
-                    status);
+  sap_prepare_world((int)w, &P, &M, has_faces ? &W : (const hydroWork *)0, hits, npoint, q, nq, &B, needed, status);
 }
 
 __global__ void sap_begin_kernel(int nworld, sapBatch B, int *active) {

@@ -6,9 +6,14 @@
  *   count    (world, pair)      broad phase (world boxes, half-spaces) then BVH count
  *   scan     (world)            exclusive scan of the pair counts; overflow check
  *   emit     (world, pair)      BVH emit into the world's candidate segment at the scanned offset
- *   narrow   (world, slot)      one candidate element pair → at most one polygon, in the slot
- *   compact  (world)            the world's faces: valid slots in order (polygons, or fans)
- * Candidate and face lists are per-world segments of fixed capacity (set at sim creation);
+ *   narrow   the world's contact list (kernels/contact/list.h): one record per polygon (or
+ *            per fan triangle), in candidate order. The GPU runs it per candidate in two
+ *            passes — count (world, candidate): records the candidate makes; list scan
+ *            (world): their offsets; emit (world, candidate): the polygon again, its records at
+ *            its offset — and the CPU as one serial pass per world (hs_narrow_world), which
+ *            writes the same list.
+ * Candidates are element indices only (the pair is found from the scanned pair offsets);
+ * candidate and contact lists are per-world segments of fixed capacity (set at sim creation);
  * a world whose list would overflow keeps none of it, records the size it needed, and gets
  * ISO_WORLD_OVERFLOW. Lists are ordered by (pair, BVH traversal order), which is what makes
  * every result bitwise reproducible.
@@ -22,6 +27,7 @@
 #include "isobar/world_status.h"
 #include "kernels/collide/box.h"
 #include "kernels/collide/bvh.h"
+#include "kernels/contact/list.h"
 #include "kernels/core.h"
 #include "kernels/hydro/face.h"
 #include "kernels/hydro/narrow.h"
@@ -68,20 +74,26 @@ typedef struct hydroDev {
 /* Per-world work buffers (backend memory), allocated at sim creation. */
 typedef struct hydroWork {
   int max_cand, max_face, triangles; /* capacities; triangles: fan representation */
+  int max_list;       /* contact records per world: max_face faces, then the point contacts */
   xform *X_WG;        /* (nworld, ngeom) */
   int *pair_count;    /* (nworld, npair) candidates per pair */
   int *pair_off;      /* (nworld, npair) scanned offsets */
   int *cand_total;    /* (nworld) candidates kept (0 after an overflow) */
   int *cand_needed;   /* (nworld) candidates found (the capacity an overflow needed) */
-  int *cand_pair;     /* (nworld, max_cand) pair index */
-  int *cand_a, *cand_b; /* (nworld, max_cand) element of M, of N (-1 for a half-space) */
-  hydroFace *slot;    /* (nworld, max_cand) the polygon of each candidate */
-  int *slot_valid;    /* (nworld, max_cand) 1 when the candidate made a polygon */
-  int *face_slot;     /* (nworld, max_face) slot of each face */
-  int *face_sub;      /* (nworld, max_face) fan triangle index, -1 for the whole polygon */
-  int *face_count;    /* (nworld) faces kept (0 after an overflow) */
-  int *face_needed;   /* (nworld) faces found */
+  int *cand;          /* (nworld, cand_stride) per world: element of M (max_cand), element of N
+                         (max_cand; -1 for a half-space), then the records each candidate makes,
+                         turned into its offset in the list by the list scan (max_cand) */
+  long cand_stride;   /* ints from one world's candidates to the next */
+  contactRec *list;   /* (nworld, max_list) the contact list */
+  int *face_count;    /* (nworld) face records kept (0 after an overflow) */
+  int *face_needed;   /* (nworld) face records found */
+  int *list_count;    /* (nworld) records: faces, then the point contacts the solver adds */
 } hydroWork;
+
+/* World w's candidate array k: 0 element of M, 1 element of N, 2 records / list offset. */
+static inline ISO_HD int *hs_cand(const hydroWork *W, int world, int k) {
+  return W->cand + (long)world * W->cand_stride + (long)k * W->max_cand;
+}
 
 static inline ISO_HD bvhTree hs_tree(const hydroDev *H, int asset) {
   int e0 = H->asset_elem0[asset];
@@ -190,12 +202,24 @@ static inline ISO_HD void hs_emit_item(const hydroDev *H, const hydroWork *W, in
   long i = (long)world * H->npair + p;
   int c = W->pair_count[i];
   if (c == 0 || W->cand_total[world] == 0) return;
-  long at = (long)world * W->max_cand + W->pair_off[i];
-  hs_pair_walk(H, W, world, p, W->cand_a + at, W->cand_b + at, c);
-  for (int k = 0; k < c; ++k) W->cand_pair[at + k] = p;
+  const int at = W->pair_off[i];
+  hs_pair_walk(H, W, world, p, hs_cand(W, world, 0) + at, hs_cand(W, world, 1) + at, c);
 }
 
-/* ---- narrow: item (world, slot) ------------------------------------------------------------ */
+/* The pair of candidate s: the last pair whose scanned offset is <= s (pairs without
+ * candidates share their successor's offset, and the last of equals is the one that has s). */
+static inline ISO_HD int hs_cand_pair(const hydroDev *H, const hydroWork *W, int world, int s) {
+  const int *off = W->pair_off + (long)world * H->npair;
+  int lo = 0, hi = H->npair - 1;
+  while (lo < hi) {
+    int mid = (lo + hi + 1) / 2;
+    if (off[mid] <= s) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* ---- narrow: the elements of one candidate in the world ----------------------------------------- */
 static inline ISO_HD void hs_tet_world(const hydroDev *H, int asset, int e, xform X, vec3 t[4], real p[4],
                                        real E) {
   const int *v = H->elem + 4L * (H->asset_elem0[asset] + e);
@@ -226,15 +250,12 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
 
-static inline ISO_HD void hs_narrow_item(const hydroDev *H, const hydroWork *W, int world, int s) {
-  long at = (long)world * W->max_cand + s;
-  if (s >= W->cand_total[world]) return;
-  const int p = W->cand_pair[at], ea = W->cand_a[at], eb = W->cand_b[at];
+/* The polygon of element ea of M and eb of N for pair p, with the geometries at X_WM, X_WN
+ * and moduli Em, En; 0 when they make none. The queries call it too, to rebuild a face's
+ * polygon from its record. */
+static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
+                                         real En, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
-  const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
-  const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
-  const real Em = *wf_at(H->geom_E, world, m, 1), En = *wf_at(H->geom_E, world, n, 1);
-  hydroFace *f = W->slot + at;
   int ok = 0;
   vec3 tm[4], tn[4], tri[3], gm, gn, nrm, nW;
   real cm, cn, pm[4], dW;
@@ -266,34 +287,127 @@ static inline ISO_HD void hs_narrow_item(const hydroDev *H, const hydroWork *W, 
     f->elem_M = ea;
     f->elem_N = eb;
   }
-  W->slot_valid[at] = ok;
+  return ok;
 }
 
-/* ---- compact: item world -------------------------------------------------------------------- */
-static inline ISO_HD void hs_compact_item(const hydroWork *W, int world, uint32_t *status) {
-  const long c0 = (long)world * W->max_cand, f0 = (long)world * W->max_face;
-  int nf = 0;
-  if ((status[world] & ISO_WORLD_FROZEN) && W->cand_total[world] == 0) {
-    W->face_count[world] = 0; /* frozen before this stage: keep face_needed as it was */
+/* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
+static inline ISO_HD int hs_narrow_face(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
+                                        hydroFace *f) {
+  const int p = hs_cand_pair(H, W, world, s);
+  const int m = H->pair_m[p], n = H->pair_n[p];
+  *pair = p;
+  return hs_face_compute(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s], W->X_WG[(long)world * H->ngeom + m],
+                         W->X_WG[(long)world * H->ngeom + n], *wf_at(H->geom_E, world, m, 1),
+                         *wf_at(H->geom_E, world, n, 1), f);
+}
+
+/* Records a polygon makes: 1, or one per fan triangle. */
+static inline ISO_HD int hs_face_parts(const hydroWork *W, const hydroFace *f) { return W->triangles ? f->nvert : 1; }
+
+/* Record `part` of face f of pair p (CONTACT_PART_POLYGON, or a fan triangle). */
+static inline ISO_HD void hs_face_record(const hydroDev *H, const hydroFace *f, int p, int part, contactRec *r) {
+  r->normal = f->normal;
+  r->gM = f->gM;
+  r->gN = f->gN;
+  r->pair = p;
+  r->geom_m = H->pair_m[p];
+  r->geom_n = H->pair_n[p];
+  r->elem_m = f->elem_M;
+  r->elem_n = f->elem_N;
+  r->part = part;
+  if (part < 0) {
+    r->point = f->centroid;
+    r->area = f->area;
+    r->p0 = f->p0;
     return;
   }
-  for (int s = 0; s < W->cand_total[world]; ++s) {
-    if (!W->slot_valid[c0 + s]) continue;
-    int parts = W->triangles ? W->slot[c0 + s].nvert : 1;
-    for (int k = 0; k < parts; ++k, ++nf) {
-      if (nf < W->max_face) {
-        W->face_slot[f0 + nf] = s;
-        W->face_sub[f0 + nf] = W->triangles ? k : -1;
-      }
-    }
+  /* one triangle of the centroid fan (v_k, v_k+1, c); the field is linear on it, so its
+   * centroid value is the mean of the corners */
+  vec3 tri[HYDRO_MAX_POLY][3];
+  real tp[HYDRO_MAX_POLY][3];
+  hydro_face_fan(f, tri, tp);
+  const int k = part;
+  r->area = 0.5 * v3_norm(v3_cross(v3_sub(tri[k][1], tri[k][0]), v3_sub(tri[k][2], tri[k][0])));
+  r->point = v3_scale(v3_add(v3_add(tri[k][0], tri[k][1]), tri[k][2]), (real)1 / 3);
+  r->p0 = (tp[k][0] + tp[k][1] + tp[k][2]) / 3;
+}
+
+/* Write a polygon's records from index `at` of the world's list, as far as the capacity goes. */
+static inline ISO_HD void hs_face_emit(const hydroDev *H, const hydroWork *W, int world, const hydroFace *f, int p,
+                                       int at) {
+  contactRec *list = W->list + (long)world * W->max_list;
+  const int parts = hs_face_parts(W, f);
+  for (int k = 0; k < parts && at + k < W->max_face; ++k)
+    hs_face_record(H, f, p, W->triangles ? k : CONTACT_PART_POLYGON, list + at + k);
+}
+
+/* A world frozen before the narrow phase (its candidates were not kept) keeps face_needed as an
+ * overflow left it, until reset. Returns 1 when the world has nothing to do. */
+static inline ISO_HD int hs_list_skip(const hydroWork *W, int world, const uint32_t *status) {
+  if ((status[world] & ISO_WORLD_FROZEN) && W->cand_total[world] == 0) {
+    W->face_count[world] = W->list_count[world] = 0;
+    return 1;
   }
-  W->face_needed[world] = nf;
+  return 0;
+}
+
+/* The face records found (nf): kept, or none and an overflow. */
+static inline ISO_HD void hs_list_close(const hydroWork *W, int world, long nf, uint32_t *status) {
+  W->face_needed[world] = nf > 2147483647L ? 2147483647 : (int)nf;
   if (nf > W->max_face) {
     W->face_count[world] = 0;
     status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
   } else {
-    W->face_count[world] = nf;
+    W->face_count[world] = (int)nf;
   }
+  W->list_count[world] = W->face_count[world];
+}
+
+/* ---- narrow, CPU: item world, one pass over its candidates ---------------------------------- */
+static inline ISO_HD void hs_narrow_world(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
+  if (hs_list_skip(W, world, status)) return;
+  long nf = 0;
+  for (int s = 0; s < W->cand_total[world]; ++s) {
+    hydroFace f;
+    int p;
+    if (!hs_narrow_face(H, W, world, s, &p, &f)) continue;
+    if (nf < W->max_face) hs_face_emit(H, W, world, &f, p, (int)nf);
+    nf += hs_face_parts(W, &f);
+  }
+  hs_list_close(W, world, nf, status);
+}
+
+/* ---- narrow, GPU pass 1: item (world, candidate) -------------------------------------------- */
+static inline ISO_HD void hs_narrow_count_item(const hydroDev *H, const hydroWork *W, int world, int s) {
+  if (s >= W->cand_total[world]) return;
+  hydroFace f;
+  int p;
+  hs_cand(W, world, 2)[s] = hs_narrow_face(H, W, world, s, &p, &f) ? hs_face_parts(W, &f) : 0;
+}
+
+/* ---- list scan: item world --------------------------------------------------------------------- */
+static inline ISO_HD void hs_list_scan_item(const hydroWork *W, int world, uint32_t *status) {
+  if (hs_list_skip(W, world, status)) return;
+  int *parts = hs_cand(W, world, 2);
+  long nf = 0;
+  for (int s = 0; s < W->cand_total[world]; ++s) {
+    const int c = parts[s];
+    parts[s] = (int)(nf < W->max_face ? nf : W->max_face);
+    nf += c;
+  }
+  hs_list_close(W, world, nf, status);
+}
+
+/* ---- narrow, GPU pass 2: item (world, candidate) --------------------------------------------- */
+static inline ISO_HD void hs_narrow_emit_item(const hydroDev *H, const hydroWork *W, int world, int s) {
+  const int total = W->cand_total[world];
+  if (s >= total || W->face_count[world] == 0) return;
+  const int *off = hs_cand(W, world, 2);
+  const int end = s + 1 < total ? off[s + 1] : W->face_count[world];
+  if (end == off[s]) return; /* no polygon */
+  hydroFace f;
+  int p;
+  if (hs_narrow_face(H, W, world, s, &p, &f)) hs_face_emit(H, W, world, &f, p, off[s]);
 }
 
 #endif

@@ -15,13 +15,18 @@
  * Constraint Jacobians are never stored: for a contact at point C with frame R_WC (columns Cx,
  * Cy, Cz = n̂_AB) on bodies A and B, vc = R_WCᵀ(v_Bc − v_Ac) with v_Xc = v_Xo + ω_X × r_X,
  * r_X = p_WC − p_WXo; so J_X = R_WCᵀ[−[r_X]× | I] (3 × 6) is rebuilt from (R_WC, r_X) where
- * needed. A body index of −1 is the world (no unknowns). */
+ * needed (sapJac) from the constraint's record in the world's contact list (p_WC, n̂_AB) and
+ * the body origins of the step. Nor are the per-iteration γ, G and J·Δv: each is recomputed
+ * from the constraint where it is used, by the same functions on the same inputs, so a
+ * constraint stores its bodies, its record's index and its law's data. A body index of −1 is
+ * the world (no unknowns). */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
 
 #include <stdint.h>
 
 #include "isobar/world_status.h"
+#include "kernels/contact/list.h"
 #include "kernels/core.h"
 #include "kernels/linalg/cholesky.h"
 #include "kernels/math/mat3.h"
@@ -31,21 +36,43 @@
 /* The largest finite real: x <= SAP_REAL_MAX is false for NaN and +∞ alike. */
 #define SAP_REAL_MAX 1.7976931348623157e308
 
+/* A contact constraint: what the solver needs. What it reports (geometries, point, area, the
+ * face it came from) is its record in the world's contact list (kernels/contact/list.h). */
 typedef struct sapCon {
   int body_a, body_b;  /* −1: the world */
-  vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
-  mat3 R_WC;           /* columns: Cx, Cy, Cz = n̂_AB */
-  vec3 p_WC;           /* contact point */
-  int kind;            /* SAPCON_FACE or SAPCON_POINT */
-  int source;          /* face index in the world's face list, or point-pair index */
-  int geom_a, geom_b;  /* geometry indices (A owns geom_a) */
-  real area;           /* face area (faces), m² */
-  sapContactParams params;
+  int contact;         /* index of its record in the world's contact list */
   sapContactData data;
 } sapCon;
 
-#define SAPCON_FACE 0
-#define SAPCON_POINT 1
+/* A constraint's Jacobian data, rebuilt from its record where it is needed. */
+typedef struct sapJac {
+  int body_a, body_b;  /* −1: the world */
+  vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
+  mat3 R_WC;           /* columns: Cx, Cy, Cz = n̂_AB */
+} sapJac;
+
+/* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
+ * (Drake leaves them arbitrary, §3), here built from the world axis least aligned with n. */
+static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
+  vec3 a = fabs(n.x) <= fabs(n.y) && fabs(n.x) <= fabs(n.z) ? v3(1, 0, 0)
+           : fabs(n.y) <= fabs(n.z)                          ? v3(0, 1, 0)
+                                                              : v3(0, 0, 1);
+  vec3 t1 = v3_normalize(v3_cross(a, n));
+  vec3 t2 = v3_cross(n, t1);
+  return m3_from_cols(t1, t2, n);
+}
+
+/* The Jacobian data of a contact at p_WC with normal n̂_BA (Cz = n̂_AB = −n̂_BA) between
+ * bodies ba and bb whose origins are o_a, o_b. */
+static inline ISO_HD sapJac sap_jac_make(int ba, int bb, vec3 p_WC, vec3 nhat_BA, vec3 o_a, vec3 o_b) {
+  sapJac j;
+  j.body_a = ba;
+  j.body_b = bb;
+  j.R_WC = sap_frame_from_z(v3_neg(nhat_BA));
+  j.r_a = v3_sub(p_WC, o_a);
+  j.r_b = v3_sub(p_WC, o_b);
+  return j;
+}
 
 typedef struct sapStats {
   int iterations;      /* Newton iterations taken */
@@ -91,9 +118,9 @@ typedef struct sapBatch {
   const real *A;       /* (nworld, nbody, 36) row-major 6×6 blocks of A */
   sapCon *con;         /* (nworld, max_con) */
   const int *ncon;     /* (nworld) */
-  real *gamma;         /* (nworld, max_con, 3) impulses at the iterate */
-  real *G;             /* (nworld, max_con, 9) constraint Hessians at the iterate */
-  real *dvc;           /* (nworld, max_con, 3) J·Δv for the line search */
+  const contactRec *list; /* (nworld, max_list) the contact list the constraints point into */
+  int max_list;
+  real *origin;        /* (nworld, nbody, 3) body origins of the step (q at its start) */
   real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
   real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */
   real *dv;            /* (nworld, nv) scratch: A·Δv */
@@ -115,8 +142,22 @@ static inline ISO_HD void sap_jac_block(mat3 R_WC, vec3 r, real J[18]) {
   }
 }
 
+/* Body b's origin at the start of world w's step (zero for the world, b = −1). */
+static inline ISO_HD vec3 sap_batch_origin(const sapBatch *B, int w, int b) {
+  if (b < 0) return v3_zero();
+  const real *o = B->origin + 3L * ((long)B->nbody * w + b);
+  return v3(o[0], o[1], o[2]);
+}
+
+/* Constraint c of world w's Jacobian data, from its record and the step's body origins. */
+static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
+  const contactRec *r = B->list + (long)w * B->max_list + c->contact;
+  return sap_jac_make(c->body_a, c->body_b, r->point, r->normal, sap_batch_origin(B, w, c->body_a),
+                      sap_batch_origin(B, w, c->body_b));
+}
+
 /* vc = J·x for constraint c and the world's vector x (nv). */
-static inline ISO_HD void sap_con_apply(const sapCon *c, const real *x, real vc[3]) {
+static inline ISO_HD void sap_con_apply(const sapJac *c, const real *x, real vc[3]) {
   real J[18];
   vc[0] = vc[1] = vc[2] = 0;
   if (c->body_b >= 0) {
@@ -134,7 +175,7 @@ static inline ISO_HD void sap_con_apply(const sapCon *c, const real *x, real vc[
 }
 
 /* out += s·Jᵀ·g for constraint c (generalized impulse of γ on the world's bodies). */
-static inline ISO_HD void sap_con_apply_t(const sapCon *c, const real g[3], real s, real *out) {
+static inline ISO_HD void sap_con_apply_t(const sapJac *c, const real g[3], real s, real *out) {
   real J[18];
   if (c->body_b >= 0) {
     sap_jac_block(c->R_WC, c->r_b, J);
@@ -149,7 +190,7 @@ static inline ISO_HD void sap_con_apply_t(const sapCon *c, const real g[3], real
 }
 
 /* H += JᵀGJ for constraint c into the column-major nv × nv matrix H. */
-static inline ISO_HD void sap_con_add_hessian(const sapCon *c, const real G[9], int nv, real *H) {
+static inline ISO_HD void sap_con_add_hessian(const sapJac *c, const real G[9], int nv, real *H) {
   real Ja[18], Jb[18], GJ[18];
   int bodies[2] = {c->body_a, c->body_b};
   real sgn[2] = {(real)-1, (real)1};
@@ -177,7 +218,7 @@ static inline ISO_HD void sap_con_add_hessian(const sapCon *c, const real G[9], 
 
 /* The Delassus estimate of one constraint (§5.1): W = Σ_X J_X diag(A_X)⁻¹ J_Xᵀ, then
  * w = ‖W‖_F / 3 for all three equations. */
-static inline ISO_HD real sap_con_delassus(const sapCon *c, const real *A_world) {
+static inline ISO_HD real sap_con_delassus(const sapJac *c, const real *A_world) {
   real W[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, J[18];
   int bodies[2] = {c->body_a, c->body_b};
   vec3 rs[2] = {c->r_a, c->r_b};
@@ -232,13 +273,12 @@ static inline ISO_HD void sap_identity_system(int nv, real *H, real *rhs) {
   for (int i = 0; i < nv; ++i) H[(long)i * nv + i] = 1, rhs[i] = 0;
 }
 
-/* Once per step: Delassus estimates and per-constraint data; worlds without constraints are
- * done at once with v = v*. */
-static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
+/* Once per step: the world's statistics; worlds without constraints are done at once with
+ * v = v*. */
+static inline ISO_HD void sap_setup_world(const sapBatch *B, int w) {
   sapStats *st = B->stats + w;
   real *v = B->v + (long)w * B->nv;
   const real *vs = B->vstar + (long)w * B->nv;
-  const real *A = B->A + 36L * B->nbody * w;
   st->iterations = st->ls_iterations = 0;
   st->converged = 0;
   st->cost_converged = 0;
@@ -255,26 +295,14 @@ static inline ISO_HD void sap_setup_world(const sapBatch *B, int w, real dt) {
     st->done = st->converged = 1;
     return;
   }
-  sapCon *con = B->con + (long)w * B->max_con;
-  for (int i = 0; i < n; ++i) {
-    real wd = sap_con_delassus(con + i, A);
-    real w3[3] = {wd, wd, wd};
-    sap_contact_make_data(&con[i].params, w3, dt, &con[i].data);
-  }
 }
 
-/* Evaluate every constraint at the iterate: γ, G, and Σℓᵢ. */
-static inline ISO_HD real sap_eval_world(const sapBatch *B, int w, const real *v) {
-  const int n = B->ncon[w];
-  const sapCon *con = B->con + (long)w * B->max_con;
-  real *gam = B->gamma + 3L * B->max_con * w, *G = B->G + 9L * B->max_con * w;
-  real cost = 0;
-  for (int i = 0; i < n; ++i) {
-    real vc[3];
-    sap_con_apply(con + i, v, vc);
-    cost += sap_contact_eval(&con[i].data, vc, gam + 3 * i, G + 9 * i);
-  }
-  return cost;
+/* γ (and G when not NULL) of constraint c with Jacobian data j at the world's velocities v;
+ * returns ℓᵢ. The impulses the queries report are this at the solved velocities. */
+static inline ISO_HD real sap_con_eval(const sapCon *c, const sapJac *j, const real *v, real gamma[3], real G[9]) {
+  real vc[3];
+  sap_con_apply(j, v, vc);
+  return sap_contact_eval(&c->data, vc, gamma, G);
 }
 
 static inline ISO_HD real sap_norm_D(const real *x, const real *A_world, int nbody) {
@@ -301,12 +329,15 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   real *p = B->dv + (long)w * nv; /* scratch: A·v, then reused in part 2 */
   const int n = B->ncon[w];
   const sapCon *con = B->con + (long)w * B->max_con;
-  const real *gam = B->gamma + 3L * B->max_con * w, *G = B->G + 9L * B->max_con * w;
-  real lc = sap_eval_world(B, w, v);
-  /* gradient = A(v − v*) − Jᵀγ, assembled into rhs as −gradient */
-  real jc_norm;
+  /* gradient = A(v − v*) − Jᵀγ, assembled into rhs as −gradient; Σℓᵢ on the way */
+  real lc = 0, jc_norm;
   for (int i = 0; i < nv; ++i) rhs[i] = 0;
-  for (int i = 0; i < n; ++i) sap_con_apply_t(con + i, gam + 3 * i, 1, rhs); /* rhs = Jᵀγ */
+  for (int i = 0; i < n; ++i) {
+    sapJac j = sap_con_jac(B, w, con + i);
+    real gam[3];
+    lc += sap_con_eval(con + i, &j, v, gam, (real *)0);
+    sap_con_apply_t(&j, gam, 1, rhs); /* rhs = Jᵀγ */
+  }
   jc_norm = sap_norm_D(rhs, A, B->nbody);
   for (int i = 0; i < nv; ++i) H[i] = v[i] - vs[i]; /* scratch */
   sap_mul_A(A, B->nbody, H, p);                      /* p = A(v − v*) */
@@ -340,24 +371,29 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   for (int b = 0; b < B->nbody; ++b)
     for (int i = 0; i < 6; ++i)
       for (int k = 0; k < 6; ++k) H[(long)(6 * b + k) * nv + 6 * b + i] = A[36 * b + 6 * i + k];
-  for (int i = 0; i < n; ++i) sap_con_add_hessian(con + i, G + 9 * i, nv, H);
+  for (int i = 0; i < n; ++i) {
+    sapJac j = sap_con_jac(B, w, con + i);
+    real G[9];
+    sap_con_eval(con + i, &j, v, (real *)0, G);
+    sap_con_add_hessian(&j, G, nv, H);
+  }
 }
 
 /* ℓ along the line v + αΔv: value and first two derivatives (§5.2 step 4). a0 = Δpᵀ(v − v*),
- * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*). */
-static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v, real alpha, real cA, real a0,
-                                        real a2, real *d1, real *d2) {
+ * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*); dv = Δv. */
+static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v, const real *dv, real alpha, real cA,
+                                        real a0, real a2, real *d1, real *d2) {
   const int n = B->ncon[w];
   const sapCon *con = B->con + (long)w * B->max_con;
-  const real *dvc = B->dvc + 3L * B->max_con * w;
   real cost = cA + alpha * a0 + 0.5 * alpha * alpha * a2;
   real g1 = a0 + alpha * a2, g2 = a2;
   for (int i = 0; i < n; ++i) {
-    real vc[3], gam[3], G[9];
-    sap_con_apply(con + i, v, vc);
-    for (int k = 0; k < 3; ++k) vc[k] += alpha * dvc[3 * i + k];
+    sapJac j = sap_con_jac(B, w, con + i);
+    real vc[3], d[3], gam[3], G[9];
+    sap_con_apply(&j, v, vc);
+    sap_con_apply(&j, dv, d); /* J·Δv */
+    for (int k = 0; k < 3; ++k) vc[k] += alpha * d[k];
     cost += sap_contact_eval(&con[i].data, vc, gam, G);
-    const real *d = dvc + 3 * i;
     g1 -= d[0] * gam[0] + d[1] * gam[1] + d[2] * gam[2];
     for (int a = 0; a < 3; ++a)
       for (int b = 0; b < 3; ++b) g2 += d[a] * G[3 * a + b] * d[b];
@@ -381,10 +417,6 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   const real *vs = B->vstar + (long)w * nv, *dv = B->rhs + (long)w * nv;
   const real *A = B->A + 36L * B->nbody * w;
   real *Adv = B->dv + (long)w * nv;
-  const int n = B->ncon[w];
-  const sapCon *con = B->con + (long)w * B->max_con;
-  real *dvc = B->dvc + 3L * B->max_con * w;
-  for (int i = 0; i < n; ++i) sap_con_apply(con + i, dv, dvc + 3 * i);
   sap_mul_A(A, B->nbody, dv, Adv);
   real a0 = 0, a2 = 0, cA = sap_cost_A(A, B->nbody, v, vs);
   for (int i = 0; i < nv; ++i) {
@@ -397,7 +429,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     return;
   }
   real d1_0, d2_0, d1_m, d2_m;
-  real l0 = sap_line_eval(B, w, v, 0, cA, a0, a2, &d1_0, &d2_0);
+  real l0 = sap_line_eval(B, w, v, dv, 0, cA, a0, a2, &d1_0, &d2_0);
   (void)l0;
   if (!(d1_0 < 0)) { /* not a descent direction: Drake throws; isobar flags the world */
     B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
@@ -405,7 +437,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     return;
   }
   const real amax = B->set.ls_alpha_max;
-  real lmax = sap_line_eval(B, w, v, amax, cA, a0, a2, &d1_m, &d2_m);
+  real lmax = sap_line_eval(B, w, v, dv, amax, cA, a0, a2, &d1_m, &d2_m);
   real alpha;
   int ls = 0;
   if (d1_m <= 0) {
@@ -421,7 +453,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     real dx_prev = hi - lo, d1, d2;
     alpha = x;
     for (ls = 1; ls <= B->set.ls_max_iterations; ++ls) {
-      sap_line_eval(B, w, v, x, cA, a0, a2, &d1, &d2);
+      sap_line_eval(B, w, v, dv, x, cA, a0, a2, &d1, &d2);
       real f = d1 / scale, fp = d2 / scale;
       alpha = x;
       if (fabs(f) < B->set.ls_f_tol) break;
@@ -450,7 +482,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   st->iterations++;
   /* the cost criterion for the next check (§5.2 step 1) */
   real d1, d2;
-  real lnew = sap_line_eval(B, w, v, 0, 0, 0, 0, &d1, &d2);
+  real lnew = sap_line_eval(B, w, v, dv, 0, 0, 0, 0, &d1, &d2);
   real e2 = sap_cost_A(A, B->nbody, v, vs);
   lnew += e2;
   real lprev = st->cost;

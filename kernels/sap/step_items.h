@@ -10,6 +10,7 @@
 #include "kernels/point/pair.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/contact/build.h"
+#include "kernels/hydro/surface.h"
 #include "kernels/sap/solve.h"
 
 /* Item i = world·npoint + k: the k-th point-contact pair of a world. */
@@ -32,16 +33,27 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
   }
 }
 
-/* World w: v* and A, the constraint list, and the solver's per-step data. */
-static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroDev *H,
-                                            const hydroWork *W, const sapPointHit *hits, int npoint,
-                                            const real *q, int nq, const sapBatch *B, int *needed,
-                                            uint32_t *status) {
+/* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
+ * contact list), the constraints from the list, and the solver's per-step data. */
+static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroWork *W,
+                                            const sapPointHit *hits, int npoint, const real *q, int nq,
+                                            const sapBatch *B, int *needed, uint32_t *status) {
   const real *qw = q + (long)w * nq, *v0 = B->v + (long)w * B->nv;
-  rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)B->A + 36L * P->nbody * w);
-  sap_build_world(M, H, W, hits + (long)w * npoint, npoint, w, qw, v0, B->con + (long)w * B->max_con, B->max_con,
+  const real *A_world = B->A + 36L * P->nbody * w;
+  rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
+  for (int b = 0; b < P->nbody; ++b) /* the solver rebuilds Jacobians from these (sapJac) */
+    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)P->nbody * w + b) + k] = qw[7 * b + 4 + k];
+  const contactRec *list = (const contactRec *)0;
+  int nrec = 0;
+  if (W) {
+    contactRec *mine = W->list + (long)w * W->max_list;
+    sap_point_list_world(M, hits + (long)w * npoint, npoint, w, mine, W->face_count, W->list_count);
+    list = mine;
+    nrec = W->list_count[w];
+  }
+  sap_build_world(M, list, nrec, w, qw, v0, A_world, P->dt, B->con + (long)w * B->max_con, B->max_con,
                   (int *)B->ncon + w, needed + w, status);
-  sap_setup_world(B, w, P->dt);
+  sap_setup_world(B, w);
 }
 
 /* World w: positions from the solved velocities (the last Newton check evaluated the impulses
