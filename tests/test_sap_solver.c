@@ -1,5 +1,5 @@
-/* The SAP Newton solver (kernels/sap/solve.h) alone, on hand-built problems: sapBatch and sapCon
- * arrays filled directly (no scene, no collision), the Newton loop run exactly as the CPU
+/* The SAP Newton solver (kernels/sap/solve.h) alone, on hand-built problems: the sapBatch,
+ * contact records and constraint parameters filled directly (no scene, no collision), the Newton loop run exactly as the CPU
  * driver runs it (host/step/sap_step.c: sap_setup_world, then sap_newton_begin → batched
  * Cholesky → sap_newton_end until every world is done).
  *
@@ -46,16 +46,6 @@ static mat3 rand_rot(test_rng *r) {
                       v3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)));
 }
 
-static sapCon *add_con(sapProblem *P, int w, int ba, int bb, mat3 R, vec3 ra, vec3 rb, sapContactParams p) {
-  cr_assert_lt(P->ncon[w], P->max_con);
-  sapCon *c = sapp_con(P, w) + P->ncon[w]++;
-  memset(c, 0, sizeof *c);
-  c->body_a = ba, c->body_b = bb, c->R_WC = R, c->r_a = ra, c->r_b = rb;
-  c->kind = SAPCON_POINT, c->geom_a = c->geom_b = -1;
-  c->params = p;
-  return c;
-}
-
 /* One free body, A = diag(I, m·1₃) with I = (0.1, 0.2, 0.3), touching the world at its origin
  * (J = R_WCᵀ[0 | 1]) in a frame tilted 30° about x. v* = [ω*, R_WC·u*] with u* given in the
  * contact frame; the warm start is zero. Then W = 1₃/m and the Delassus estimate is
@@ -67,19 +57,20 @@ static sapContactParams one_body(sapProblem *P, int model, const double us[3]) {
   const double d[6] = {0.1, 0.2, 0.3, M1, M1, M1};
   for (int k = 0; k < 6; ++k) P->A[7 * k] = d[k];
   P->lam_min[0] = 0.1;
-  mat3 R = rot_x(0.5235987755982988);
+  /* the frame the solver builds for a normal tilted 30° about x (its tangents are its own) */
+  mat3 R = sap_frame_from_z(m3_col(rot_x(0.5235987755982988), 2));
   vec3 u = v3_zero();
   for (int i = 0; i < 3; ++i) u = v3_add(u, v3_scale(m3_col(R, i), us[i]));
   const double vs[6] = {0.3, -0.2, 0.1, u.x, u.y, u.z};
   memcpy(P->vstar, vs, sizeof vs);
   sapContactParams p = sap_contact_params_default();
   p.model = model;
-  add_con(P, 0, -1, 0, R, v3_zero(), v3_zero(), p);
+  sapp_add_con(P, 0, -1, 0, m3_col(R, 2), v3_zero(), p);
   return p;
 }
 
 /* The body's translational velocity at the solution, in the contact frame. */
-static void u_contact(const sapProblem *P, double u[3]) { sapp_con_vel(P->con, P->v, u); }
+static void u_contact(const sapProblem *P, double u[3]) { sapp_con_vel(P->jac, P->v, u); }
 
 static double w1(void) { return 1 / (sqrt(3.0) * M1); }
 
@@ -122,11 +113,21 @@ static void random_world(sapProblem *P, int w, int model, test_rng *r) {
     sapp_v(P, P->vstar, w)[i] = test_rng_uniform(r, -1, 1);
     sapp_v(P, P->v, w)[i] = test_rng_uniform(r, -1, 1);
   }
+  /* body origins a few cm apart; each contact point is an offset from one of its bodies, so
+   * the offsets from the two bodies differ as the origins do */
+  for (int b = 0; b < P->nbody; ++b) {
+    double *o = sapp_origin(P, w, b);
+    o[0] = 0.1 * b, o[1] = -0.05 * b, o[2] = 0.02 * b;
+  }
   const int pairs[6][2] = {{-1, 0}, {-1, 1}, {-1, 2}, {0, 1}, {1, 2}, {-1, 0}};
   for (int c = 0; c < 6; ++c) {
     vec3 ra = v3(test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2));
     vec3 rb = v3(test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2));
-    add_con(P, w, pairs[c][0], pairs[c][1], rand_rot(r), ra, rb, rand_params(r, model));
+    int ba = pairs[c][0], bb = pairs[c][1];
+    const double *o = ba >= 0 ? sapp_origin(P, w, ba) : sapp_origin(P, w, bb);
+    vec3 p = v3_add(v3(o[0], o[1], o[2]), ba >= 0 ? ra : rb);
+    mat3 R = rand_rot(r);
+    sapp_add_con(P, w, ba, bb, m3_col(R, 2), p, rand_params(r, model));
   }
 }
 
@@ -164,7 +165,7 @@ Test(sap_solver, separation_gives_no_impulse_and_free_motion) {
     sapProblem P;
     sapContactParams p = one_body(&P, model, us);
     p.mu = 0.5, p.k = 1e4, p.d = 2, p.tau = 0.02, p.phi0 = 1e-3, p.fe0 = -10, p.vn0 = 0.3;
-    P.con[0].params = p;
+    sapp_params(&P, 0)[0] = p;
     sapp_solve(&P);
     cr_assert_eq(P.status[0], 0u);
     cr_assert(P.stats[0].converged);
@@ -184,7 +185,7 @@ Test(sap_solver, separation_gives_no_impulse_and_free_motion) {
 static void convex_setup(sapProblem *P, const double us[3], double *Rt, double *Rn, double *vn_hat) {
   sapContactParams p = one_body(P, SAP_MODEL_CONVEX, us);
   p.mu = 0.5, p.k = 1e4, p.tau = 0.02, p.phi0 = -1e-3;
-  P->con[0].params = p;
+  sapp_params(P, 0)[0] = p;
   double w = w1();
   *Rt = p.sigma * w;
   *Rn = fmax(p.beta * p.beta / (4 * SAP_PI * SAP_PI) * w, 1 / (DT * p.k * (DT + p.tau)));
@@ -265,7 +266,7 @@ Test(sap_solver, convex_sliding_closed_form) {
 static void lagged_case(int model, const double us[3], double u_exp[3], double g_exp[3], sapProblem *P) {
   sapContactParams p = one_body(P, model, us);
   p.mu = 0.5, p.k = 1e4, p.d = 2, p.phi0 = -1e-3, p.fe0 = 10, p.vn0 = -0.5;
-  P->con[0].params = p;
+  sapp_params(P, 0)[0] = p;
   sapp_solve(P);
   cr_assert_eq(P->status[0], 0u);
   cr_assert(P->stats[0].converged);
@@ -419,7 +420,7 @@ Test(sap_solver, quadratic_region_takes_unit_step) {
   double u[3];
   sapContactParams p = one_body(&P, SAP_MODEL_CONVEX, us);
   p.mu = 0.5, p.k = 1e4, p.tau = 0.02, p.phi0 = -1e-3;
-  P.con[0].params = p;
+  sapp_params(&P, 0)[0] = p;
   memcpy(P.v, P.vstar, sizeof(double) * 6);
   sapp_solve(&P);
   cr_assert_eq(P.status[0], 0u);
@@ -429,7 +430,7 @@ Test(sap_solver, quadratic_region_takes_unit_step) {
   double ends[2][6];
   for (int i = 0; i < 6; ++i) ends[0][i] = P.vstar[i], ends[1][i] = P.vstar[i] + 1.5 * (P.v[i] - P.vstar[i]);
   for (int e = 0; e < 2; ++e) {
-    sapp_con_vel(P.con, ends[e], u);
+    sapp_con_vel(P.jac, ends[e], u);
     cr_assert_eq(sap_contact_region(&P.con[0].data, u), SAP_REGION_STICTION, "end %d leaves stiction", e);
   }
   sapp_free(&P);
@@ -488,7 +489,7 @@ Test(sap_solver, iteration_limit_sets_not_converged) {
     sapProblem P;
     sapContactParams p = one_body(&P, SAP_MODEL_CONVEX, us);
     p.mu = 0.5, p.k = 1e4, p.tau = 0.02, p.phi0 = -1e-3;
-    P.con[0].params = p;
+    sapp_params(&P, 0)[0] = p;
     P.B.set.max_iterations = 1;
     P.B.set.freeze_on_failure = freeze;
     sapp_solve(&P);
@@ -556,7 +557,7 @@ Test(sap_solver, nonfinite_warm_start_sets_status) { check_fault(nan_v0, ISO_WOR
  * ‖D∇ℓ‖ ≤ threshold passes at iteration 0 (residual NaN): the world reports converged with
  * infinite impulses and no status bit — unless sap_newton_begin rejects a non-finite gradient
  * or threshold, which it does: ISO_WORLD_NONFINITE. */
-static void inf_stiffness(sapProblem *P) { sapp_con(P, 1)[0].params.k = INFINITY; }
+static void inf_stiffness(sapProblem *P) { sapp_params(P, 1)[0].k = INFINITY; }
 Test(sap_solver, infinite_stiffness_sets_status) {
   check_fault(inf_stiffness, ISO_WORLD_NONFINITE);
 }
@@ -591,7 +592,7 @@ static void per_world_matches_batched(int model, uint64_t seed, breaker breakit)
   for (int w = 0; w < NW; ++w) random_world(&P, w, model, &r), random_world(&Q, w, model, &r2);
   if (breakit) breakit(&P), breakit(&Q);
   sapp_solve(&P);
-  for (int w = 0; w < NW; ++w) sap_setup_world(&Q.B, w, Q.dt);
+  sapp_prepare(&Q);
   for (int w = 0; w < NW; ++w) sap_solve_world(&Q.B, w);
   cr_assert_eq(memcmp(P.v, Q.v, sizeof(double) * (size_t)(NW * P.nv)), 0, "velocities differ (model %d)", model);
   for (int w = 0; w < NW; ++w) {

@@ -1,7 +1,8 @@
 /* A hand-built SAP problem for the solver tests (tests/test_sap_solver.c): a batch of worlds
- * whose sapBatch and sapCon arrays the test fills directly, the CPU driver's Newton loop
+ * whose sapBatch arrays, contact records and constraint parameters the test fills directly,
+ * the constraint data made as stage 5 makes it (sap_con_finish), the CPU driver's Newton loop
  * (host/step/sap_step.c) over them, and an independent evaluation of the cost with its own
- * contact Jacobians plus an independent minimiser to compare against.
+ * contact velocities and forces plus an independent minimiser to compare against.
  *
  * Header-only (static inline) so that it needs no build rule of its own. Sizes: nv <= 64,
  * nworld <= SAPP_MAXW. */
@@ -16,6 +17,7 @@
 
 #include "host/backend/backend.h"
 #include "host/backend/linalg.h"
+#include "kernels/contact/build.h"
 #include "kernels/sap/solve.h"
 
 #define SAPP_MAXW 8
@@ -25,8 +27,13 @@ typedef struct sapProblem {
   double dt;
   isoBackend be;
   linalgCholesky chol;
-  double *v, *vstar, *A, *gamma, *G, *dvc, *dv; /* shapes as in sapBatch */
+  double *v, *vstar, *A, *dv; /* shapes as in sapBatch */
+  double *gamma;              /* (nworld, max_con, 3) γ at the returned v (filled by sapp_solve) */
+  double *origin;             /* (nworld, nbody, 3) body origins (set before sapp_solve) */
   sapCon *con;
+  contactRec *list;           /* (nworld, max_con) record i of constraint i: point and normal */
+  sapContactParams *params;   /* (nworld, max_con) each constraint's law parameters */
+  sapJac *jac;                /* (nworld, max_con) the frames and offsets the solver uses */
   int *ncon;
   sapStats *stats;
   uint32_t *status;
@@ -48,10 +55,12 @@ static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, 
   P->vstar = calloc(W * nv, sizeof(double));
   P->A = calloc(W * 36 * (size_t)nbody, sizeof(double));
   P->gamma = calloc(W * mc * 3, sizeof(double));
-  P->G = calloc(W * mc * 9, sizeof(double));
-  P->dvc = calloc(W * mc * 3, sizeof(double));
+  P->origin = calloc(W * 3 * (size_t)nbody, sizeof(double));
   P->dv = calloc(W * nv, sizeof(double));
   P->con = calloc(W * mc, sizeof(sapCon));
+  P->list = calloc(W * mc, sizeof(contactRec));
+  P->params = calloc(W * mc, sizeof(sapContactParams));
+  P->jac = calloc(W * mc, sizeof(sapJac));
   P->ncon = calloc(W, sizeof(int));
   P->stats = calloc(W, sizeof(sapStats));
   P->status = calloc(W, sizeof(uint32_t));
@@ -59,7 +68,7 @@ static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, 
   B->nbody = nbody, B->nv = P->nv, B->max_con = max_con;
   B->set = sap_default_settings();
   B->v = P->v, B->vstar = P->vstar, B->A = P->A, B->con = P->con, B->ncon = P->ncon;
-  B->gamma = P->gamma, B->G = P->G, B->dvc = P->dvc, B->dv = P->dv;
+  B->dv = P->dv, B->list = P->list, B->max_list = max_con, B->origin = P->origin;
   B->H = P->chol.A, B->rhs = P->chol.B, B->info = P->chol.info;
   B->stats = P->stats, B->status = P->status;
 }
@@ -67,13 +76,69 @@ static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, 
 static inline void sapp_free(sapProblem *P) {
   linalg_cholesky_destroy(&P->be, &P->chol);
   backend_release(&P->be);
-  free(P->v), free(P->vstar), free(P->A), free(P->gamma), free(P->G), free(P->dvc), free(P->dv);
-  free(P->con), free(P->ncon), free(P->stats), free(P->status);
+  free(P->v), free(P->vstar), free(P->A), free(P->gamma), free(P->origin), free(P->dv);
+  free(P->con), free(P->list), free(P->params), free(P->jac), free(P->ncon), free(P->stats), free(P->status);
 }
 
 static inline double *sapp_v(const sapProblem *P, double *x, int w) { return x + (long)w * P->nv; }
 static inline double *sapp_A(const sapProblem *P, int w) { return P->A + 36L * P->nbody * w; }
 static inline sapCon *sapp_con(const sapProblem *P, int w) { return P->con + (long)w * P->max_con; }
+static inline sapContactParams *sapp_params(const sapProblem *P, int w) { return P->params + (long)w * P->max_con; }
+static inline sapJac *sapp_jac(const sapProblem *P, int w) { return P->jac + (long)w * P->max_con; }
+static inline double *sapp_origin(const sapProblem *P, int w, int b) { return P->origin + 3L * (P->nbody * w + b); }
+
+/* Add a contact between bodies ba and bb (−1: the world) of world w at point p with normal
+ * n_AB (Cz, out of A into B) and law parameters prm. The solver builds the frame's tangents
+ * from the normal itself (sap_frame_from_z); sapp_prepare records them in P->jac. */
+static inline int sapp_add_con(sapProblem *P, int w, int ba, int bb, vec3 n_AB, vec3 p, sapContactParams prm) {
+  cr_assert_lt(P->ncon[w], P->max_con);
+  int i = P->ncon[w]++;
+  sapCon *c = sapp_con(P, w) + i;
+  memset(c, 0, sizeof *c);
+  c->body_a = ba, c->body_b = bb, c->contact = i;
+  contactRec *r = P->list + (long)w * P->max_con + i;
+  memset(r, 0, sizeof *r);
+  r->point = p;
+  r->normal = v3_neg(n_AB);
+  r->part = CONTACT_PART_POINT;
+  sapp_params(P, w)[i] = prm;
+  return i;
+}
+
+/* What stage 5 does once constraints and parameters are known: each constraint's Jacobian data
+ * from its record and the origins, its law's data from its parameters and the Delassus
+ * estimate (sap_con_finish); then the solver's per-step set-up. Also the jacs for the test's
+ * own evaluations. */
+static inline void sapp_prepare(sapProblem *P) {
+  for (int w = 0; w < P->nworld; ++w) {
+    for (int i = 0; i < P->ncon[w]; ++i) {
+      sapCon *c = sapp_con(P, w) + i;
+      sapJac j = sap_con_jac(&P->B, w, c);
+      /* the solver's frame and offsets, checked against the definitions: Cz = n_AB, a
+       * right-handed orthonormal frame, r_X = p − o_X */
+      const contactRec *r = P->list + (long)w * P->max_con + i;
+      vec3 cz = m3_col(j.R_WC, 2), cx = m3_col(j.R_WC, 0), cy = m3_col(j.R_WC, 1);
+      cr_assert_leq(v3_norm(v3_add(cz, r->normal)), 1e-15, "Cz is not n_AB");
+      cr_assert_leq(v3_norm(v3_sub(v3_cross(cx, cy), cz)) + fabs(v3_dot(cx, cy)) + fabs(v3_norm(cx) - 1), 1e-14);
+      for (int q = 0; q < 2; ++q) {
+        int b = q ? c->body_b : c->body_a;
+        vec3 o = b >= 0 ? v3(sapp_origin(P, w, b)[0], sapp_origin(P, w, b)[1], sapp_origin(P, w, b)[2]) : v3_zero();
+        cr_assert_leq(v3_norm(v3_sub(q ? j.r_b : j.r_a, v3_sub(r->point, o))), 0.0, "offset of body %d", b);
+      }
+      sapp_jac(P, w)[i] = j;
+      sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_A(P, w), P->dt);
+    }
+    sap_setup_world(&P->B, w);
+  }
+}
+
+/* γ of every constraint at the returned velocities (what the results API reports). */
+static inline void sapp_impulses(sapProblem *P) {
+  for (int w = 0; w < P->nworld; ++w)
+    for (int i = 0; i < P->ncon[w]; ++i)
+      sap_con_eval(sapp_con(P, w) + i, sapp_jac(P, w) + i, sapp_v(P, P->v, w), P->gamma + 3L * (P->max_con * w + i),
+                   NULL);
+}
 
 static inline int sapp_all_done(const sapProblem *P) {
   for (int w = 0; w < P->nworld; ++w)
@@ -89,7 +154,7 @@ static inline void sapp_solve(sapProblem *P) {
   sapBatch *B = &P->B;
   double v0[64];
   P->nalpha = 0;
-  for (int w = 0; w < P->nworld; ++w) sap_setup_world(B, w, P->dt);
+  sapp_prepare(P);
   for (int it = 0; it <= B->set.max_iterations && !sapp_all_done(P); ++it) {
     for (int w = 0; w < P->nworld; ++w) sap_newton_begin(B, w);
     if (sapp_all_done(P)) break;
@@ -108,6 +173,7 @@ static inline void sapp_solve(sapProblem *P) {
       P->alpha[P->nalpha++] = den > 0 ? num / den : 0;
     }
   }
+  sapp_impulses(P);
 }
 
 /* ---- independent cost, gradient and Jacobians ------------------------------------------------ */
@@ -121,13 +187,13 @@ static inline vec3 sapp_point_vel(const double *v, int b, vec3 r) {
 }
 
 /* vc = R_WCᵀ(v_Bc − v_Ac). */
-static inline void sapp_con_vel(const sapCon *c, const double *v, double vc[3]) {
+static inline void sapp_con_vel(const sapJac *c, const double *v, double vc[3]) {
   vec3 d = v3_sub(sapp_point_vel(v, c->body_b, c->r_b), sapp_point_vel(v, c->body_a, c->r_a));
   for (int i = 0; i < 3; ++i) vc[i] = v3_dot(m3_col(c->R_WC, i), d);
 }
 
 /* f += generalized impulse of γ (on B at C, in C) and −γ on A: [r × γ_W, γ_W] per body. */
-static inline void sapp_con_force(const sapCon *c, const double g[3], double *f) {
+static inline void sapp_con_force(const sapJac *c, const double g[3], double *f) {
   vec3 gw = v3_zero();
   for (int i = 0; i < 3; ++i) gw = v3_add(gw, v3_scale(m3_col(c->R_WC, i), g[i]));
   int b[2] = {c->body_b, c->body_a};
@@ -155,11 +221,12 @@ static inline double sapp_cost_grad(const sapProblem *P, int w, const double *v,
       cost += 0.5 * s * (v[6 * b + i] - vs[6 * b + i]);
     }
   const sapCon *con = sapp_con(P, w);
+  const sapJac *jac = sapp_jac(P, w);
   for (int c = 0; c < P->ncon[w]; ++c) {
     double vc[3], gam[3];
-    sapp_con_vel(con + c, v, vc);
+    sapp_con_vel(jac + c, v, vc);
     cost += sap_contact_eval(&con[c].data, vc, gam, NULL);
-    sapp_con_force(con + c, gam, f);
+    sapp_con_force(jac + c, gam, f);
   }
   for (int i = 0; i < P->nv; ++i) {
     if (grad) grad[i] = g[i] - f[i];
