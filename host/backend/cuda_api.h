@@ -18,6 +18,9 @@ int cuda_compiled(void);
 /* 1 when the CUDA layer runs on the host shim of kernels/cuda/emu (ISO_CUDA_EMULATE): the CUDA
  * code paths for tests, not a device anyone would choose for speed. */
 int cuda_emulated(void);
+/* Emulated device only: how many times this thread's host has waited for the device so far
+ * (synchronisations and device-to-host copies); -1 on a real device or without CUDA. */
+long cuda_emu_host_waits(void);
 isoStatus cuda_probe(int *ndevice, char *why, size_t why_len);
 isoStatus cuda_backend_init(isoBackend *b, void *user_stream);
 void cuda_backend_release(isoBackend *b);

@@ -14,6 +14,8 @@ int cuda_compiled(void) { return 0; }
 
 int cuda_emulated(void) { return 0; }
 
+long cuda_emu_host_waits(void) { return -1; }
+
 isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
   *ndevice = 0;
   if (why && why_len) snprintf(why, why_len, "%s", OFF_MSG);
@@ -78,12 +80,7 @@ isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMa
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }
 
-isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active) {
-  (void)b, (void)nworld, (void)B, (void)active_dev, (void)active;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
-
-isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
+isoStatus cuda_sap_solve(const isoBackend *b, int nworld, sapBatch B) {
   (void)b, (void)nworld, (void)B;
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }

@@ -14,9 +14,7 @@ enum {
   SAP_STAGE_SURFACES = 0, /* [1-4] poses, broad, mid and narrow phase of hydroelastic contact */
   SAP_STAGE_POINTS,       /* [4] point-contact queries */
   SAP_STAGE_PREPARE,      /* [5-6] free motion, constraints, per-constraint data */
-  SAP_STAGE_ASSEMBLE,     /* [7] gradients, convergence checks, Hessian assembly */
-  SAP_STAGE_CHOLESKY,     /* [7] batched Cholesky */
-  SAP_STAGE_LINESEARCH,   /* [7] exact line searches and updates */
+  SAP_STAGE_SOLVE,        /* [7] Newton iterations: assembly, Cholesky, exact line search */
   SAP_STAGE_FINISH,       /* [8] final impulses and integration */
   SAP_NSTAGE
 };
@@ -36,7 +34,6 @@ typedef struct simSap {
   sapCon *con;
   linalgCholesky chol;
   int have_chol;
-  int *active_dev;    /* CUDA: count of worlds still iterating */
   double stage_s[SAP_NSTAGE]; /* wall seconds spent per stage since creation (CPU backend) */
   void *owned[SAP_MAX_OWNED];
   int nowned;
@@ -52,8 +49,7 @@ isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom
 isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
                            hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
                            int nq, sapBatch B, int *needed, uint32_t *status);
-isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active);
-isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B);
+isoStatus cuda_sap_solve(const isoBackend *b, int nworld, sapBatch B);
 isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
                           real *time, uint32_t *status);
 #ifdef __cplusplus

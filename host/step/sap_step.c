@@ -18,8 +18,7 @@
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
 
-const char *const sap_stage_names[SAP_NSTAGE] = {"surfaces", "points", "prepare", "assemble",
-                                                  "cholesky", "line_search", "finish"};
+const char *const sap_stage_names[SAP_NSTAGE] = {"surfaces", "points", "prepare", "solve", "finish"};
 
 static double now_s(void) {
   struct timespec t;
@@ -136,7 +135,6 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * (size_t)s->nbody, (void **)&B->origin);
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
   if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
-  if (st == ISO_OK && s->be.kind == ISO_BACKEND_CUDA) st = buffer(s, sizeof(int), (void **)&p->active_dev);
   if (st == ISO_OK && nv > 0) {
     st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
     p->have_chol = st == ISO_OK;
@@ -201,26 +199,15 @@ static void prepare_range(int start, int end, void *v) {
                       &p->batch, p->needed, s->status);
 }
 
-static void begin_range(int start, int end, void *v) {
+static void solve_range(int start, int end, void *v) {
   stepCtx *c = (stepCtx *)v;
-  for (int w = start; w < end; ++w) sap_newton_begin(&c->s->sap->batch, w);
-}
-
-static void end_range(int start, int end, void *v) {
-  stepCtx *c = (stepCtx *)v;
-  for (int w = start; w < end; ++w) sap_newton_end(&c->s->sap->batch, w);
+  for (int w = start; w < end; ++w) sap_solve_world(&c->s->sap->batch, w);
 }
 
 static void finish_range(int start, int end, void *v) {
   stepCtx *c = (stepCtx *)v;
   isoSim *s = c->s;
   for (int w = start; w < end; ++w) sap_finish_world(w, &c->P, &s->sap->batch, s->q, s->nq, s->time, s->status);
-}
-
-static int all_done(const isoSim *s) {
-  for (int w = 0; w < s->nworld; ++w)
-    if (!s->sap->batch.stats[w].done) return 0;
-  return 1;
 }
 
 static isoStatus cuda_step(isoSim *s, rigidParams P) {
@@ -233,13 +220,7 @@ static isoStatus cuda_step(isoSim *s, rigidParams P) {
   if (st == ISO_OK)
     st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->work.list != NULL, p->hits,
                           p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
-  int active = 1;
-  for (int it = 0; st == ISO_OK && it <= p->batch.set.max_iterations; ++it) {
-    st = cuda_sap_begin(&s->be, s->nworld, p->batch, p->active_dev, &active);
-    if (st != ISO_OK || active == 0) break;
-    st = linalg_cholesky_run(&s->be, &p->chol, NULL);
-    if (st == ISO_OK) st = cuda_sap_end(&s->be, s->nworld, p->batch);
-  }
+  if (st == ISO_OK) st = cuda_sap_solve(&s->be, s->nworld, p->batch);
   if (st == ISO_OK) st = cuda_sap_finish(&s->be, s->nworld, P, p->batch, s->q, s->nq, s->time, s->status);
   return st;
 }
@@ -264,16 +245,8 @@ isoStatus sap_step(isoSim *s) {
   lap(p, SAP_STAGE_POINTS, &t);
   backend_cpu_for(&s->be, s->nworld, prepare_range, &c);
   lap(p, SAP_STAGE_PREPARE, &t);
-  for (int it = 0; it <= p->batch.set.max_iterations && !all_done(s); ++it) {
-    backend_cpu_for(&s->be, s->nworld, begin_range, &c);
-    lap(p, SAP_STAGE_ASSEMBLE, &t);
-    if (all_done(s)) break;
-    st = linalg_cholesky_run(&s->be, &p->chol, NULL);
-    if (st != ISO_OK) return st;
-    lap(p, SAP_STAGE_CHOLESKY, &t);
-    backend_cpu_for(&s->be, s->nworld, end_range, &c);
-    lap(p, SAP_STAGE_LINESEARCH, &t);
-  }
+  backend_cpu_for(&s->be, s->nworld, solve_range, &c);
+  lap(p, SAP_STAGE_SOLVE, &t);
   backend_cpu_for(&s->be, s->nworld, finish_range, &c);
   lap(p, SAP_STAGE_FINISH, &t);
   return ISO_OK;

@@ -10,8 +10,10 @@ extern "C" int cuda_compiled(void) { return 1; }
 
 #if defined(ISO_CUDA_EMULATED) && ISO_CUDA_EMULATED
 extern "C" int cuda_emulated(void) { return 1; }
+extern "C" long cuda_emu_host_waits(void) { return iso_emu::host_waits; }
 #else
 extern "C" int cuda_emulated(void) { return 0; }
+extern "C" long cuda_emu_host_waits(void) { return -1; }
 #endif
 
 extern "C" isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {

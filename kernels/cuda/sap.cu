@@ -1,5 +1,14 @@
 // Launch layer of the contact-dynamics stages: one thread per item, the work in
-// kernels/sap/step_items.h and kernels/sap/solve.h (the code the CPU backend runs). The batched Cholesky between begin and end is cuSOLVER's.
+// kernels/sap/step_items.h and kernels/sap/solve.h (the code the CPU backend runs).
+//
+// The Newton iterations run on the device with no host synchronisation: one thread per world
+// runs that world's whole loop (sap_solve_world: assembly, the single-source Cholesky of
+// kernels/linalg/cholesky.h, exact line search) until it converges or reaches the iteration
+// limit, so a finished world simply stops and nothing has to be read back to decide whether to
+// launch another iteration. A whole step is therefore a fixed sequence of launches on one
+// stream and can be captured in a CUDA graph. The cost: a world's factorisation is serial in
+// one thread (n³/3 flops for nv = n), which is fine at the free-body sizes of today (nv ≤ ~60);
+// larger problems (joint trees, deformables) will want a warp or block per world.
 #include "host/step/contact_internal.h"
 #include "host/step/sap_internal.h"
 #include "kernels/cuda/cuda_check.h"
@@ -20,15 +29,8 @@ __global__ void sap_prepare_kernel(int nworld, rigidParams P, sapMaterials M, hy
   sap_prepare_world((int)w, &P, &M, has_faces ? &W : (const hydroWork *)0, hits, npoint, q, nq, &B, needed, status);
 }
 
-__global__ void sap_begin_kernel(int nworld, sapBatch B, int *active) {
-  GRID_STRIDE(w, nworld) {
-    sap_newton_begin(&B, (int)w);
-    if (!B.stats[w].done) atomicAdd(active, 1); /* a count: the order of additions does not matter */
-  }
-}
-
-__global__ void sap_end_kernel(int nworld, sapBatch B) {
-  GRID_STRIDE(w, nworld) sap_newton_end(&B, (int)w);
+__global__ void sap_solve_kernel(int nworld, sapBatch B) {
+  GRID_STRIDE(w, nworld) sap_solve_world(&B, (int)w);
 }
 
 __global__ void sap_finish_kernel(int nworld, rigidParams P, sapBatch B, real *q, int nq, real *time, uint32_t *status) {
@@ -55,20 +57,9 @@ extern "C" isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidPara
   return ISO_OK;
 }
 
-extern "C" isoStatus cuda_sap_begin(const isoBackend *b, int nworld, sapBatch B, int *active_dev, int *active) {
+extern "C" isoStatus cuda_sap_solve(const isoBackend *b, int nworld, sapBatch B) {
   const unsigned bs = 64;
-  cudaStream_t s = (cudaStream_t)b->stream;
-  CUDA_TRY(cudaMemsetAsync(active_dev, 0, sizeof(int), s));
-  ISO_LAUNCH(sap_begin_kernel, cuda_grid(nworld, bs), bs, s, nworld, B, active_dev);
-  CUDA_LAUNCHED();
-  CUDA_TRY(cudaMemcpyAsync(active, active_dev, sizeof(int), cudaMemcpyDeviceToHost, s));
-  CUDA_TRY(cudaStreamSynchronize(s)); /* the host loop needs to know whether any world is left */
-  return ISO_OK;
-}
-
-extern "C" isoStatus cuda_sap_end(const isoBackend *b, int nworld, sapBatch B) {
-  const unsigned bs = 64;
-  ISO_LAUNCH(sap_end_kernel, cuda_grid(nworld, bs), bs, (cudaStream_t)b->stream, nworld, B);
+  ISO_LAUNCH(sap_solve_kernel, cuda_grid(nworld, bs), bs, (cudaStream_t)b->stream, nworld, B);
   CUDA_LAUNCHED();
   return ISO_OK;
 }

@@ -74,6 +74,9 @@ inline thread_local uint3 block_idx = {0, 0, 0};
 inline thread_local uint3 thread_idx = {0, 0, 0};
 inline thread_local dim3 block_dim;
 inline thread_local dim3 grid_dim;
+// Times the host waited for the device: synchronisations and device-to-host copies (a real
+// device would stall the host there). A step must add none (tests/test_cuda_step.c).
+inline thread_local long host_waits = 0;
 
 // Emulated device memory: 16 GiB (ISO_CUDA_EMU_MEMORY overrides, in bytes), so a request no
 // real device could satisfy fails with cudaErrorMemoryAllocation instead of reaching malloc.
@@ -206,6 +209,7 @@ inline cudaError_t cudaFree(void *ptr) {
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s) {
   (void)s;
   if (bytes && (!dst || !src || (int)k < 0 || (int)k > 4)) return iso_emu::fail(cudaErrorInvalidValue);
+  if (k == cudaMemcpyDeviceToHost || k == cudaMemcpyDefault) ++iso_emu::host_waits;
   if (bytes) memmove(dst, src, bytes);
   return cudaSuccess;
 }
@@ -236,9 +240,13 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t s) {
 // Work is done when it is queued: there is never anything to wait for.
 inline cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   (void)s;
+  ++iso_emu::host_waits;
   return cudaSuccess;
 }
 
-inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize(void) {
+  ++iso_emu::host_waits;
+  return cudaSuccess;
+}
 
 #endif
