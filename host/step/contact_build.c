@@ -1,6 +1,7 @@
-/* Setting up the contact-surface stage of a sim: the model's assets flattened into the arrays
- * of hydroDev (kernels/hydro/surface.h), uploaded once, and the per-world work buffers sized by
- * the sim's capacities. Everything here runs at sim creation; nothing at step time. */
+/* Setting up the contact-surface stage of a sim: hydroDev (kernels/hydro/surface.h) pointed at
+ * the compiled model's arrays (host/model/model_flat.h), which the sim already holds on the
+ * host and on the backend, and the per-world work buffers sized by the sim's capacities.
+ * Everything here runs at sim creation; nothing at step time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,27 +17,6 @@ static void *host_array(simContact *c, size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size);
   if (p) c->owned_host[c->nowned_host++] = p;
   return p;
-}
-
-/* A backend copy of a host array (the same pointer on the CPU backend). */
-static isoStatus device_copy(isoSim *s, const void *h, size_t bytes, const void **out) {
-  simContact *c = s->contact;
-  if (s->be.kind == ISO_BACKEND_CPU) {
-    *out = h;
-    return ISO_OK;
-  }
-  if (c->nowned_dev == CONTACT_MAX_OWNED)
-    return iso_fail(ISO_ERR_CAPACITY, "contact stage: too many device arrays");
-  void *d = NULL;
-  isoStatus st = backend_alloc(&s->be, &d, bytes ? bytes : 1);
-  if (st == ISO_OK) st = backend_upload(&s->be, d, h, bytes);
-  if (st != ISO_OK) {
-    backend_free(&s->be, d);
-    return st;
-  }
-  c->owned_dev[c->nowned_dev++] = d;
-  *out = d;
-  return ISO_OK;
 }
 
 static isoStatus device_buffer(isoSim *s, size_t bytes, void **out) {
@@ -61,142 +41,47 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d geometries (or pairs, or candidates) is "
                     "too large a batch", s->nworld, ng > np ? ng : np);
   c->nasset = na;
-  hydroDev *h = &c->host;
-  h->nbody = m->nbody;
-  h->ngeom = ng;
-  h->npair = np;
-
-  /* sizes of the concatenated asset arrays */
-  long nv = 0, ne = 0, nn = 0;
-  for (int a = 0; a < na; ++a) {
-    const hydroAsset *as = &mh->asset[a];
-    nv += as->kind == HGEOM_TETS ? as->tets.nvert : as->tris.nvert;
-    ne += as->kind == HGEOM_TETS ? as->tets.ntet : as->tris.ntri;
-    nn += as->bvh.nnode;
+  /* the model's arrays: the compiled model's block, which the sim holds on the host (queries,
+   * VTK) and on the backend (the stages) */
+  isoStatus st = ISO_OK;
+  const modelView *views[2] = {&s->mh, &s->md};
+  hydroDev *devs[2] = {&c->host, &c->dev};
+  for (int k = 0; k < 2; ++k) {
+    const modelView *v = views[k];
+    hydroDev *h = devs[k];
+    h->nbody = m->nbody, h->ngeom = ng, h->npair = np;
+    h->geom_body = v->geom_body, h->geom_X_BG = v->geom_X_BG, h->geom_kind = v->geom_kind;
+    h->geom_asset = v->geom_asset;
+    h->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* read per world through the parameter */
+    h->geom_margin = v->geom_margin, h->geom_slab = v->geom_slab;
+    h->asset_vert0 = v->asset_vert0, h->asset_elem0 = v->asset_elem0, h->asset_node0 = v->asset_node0;
+    h->asset_nnode = v->asset_nnode;
+    h->vert = v->vert, h->pressure = v->pressure, h->elem = v->elem, h->grad = v->grad, h->porig = v->porig;
+    h->normal = v->normal;
+    h->node = v->node, h->bvh_elem = v->bvh_elem, h->bvh_box = v->bvh_box;
+    h->pair_m = v->pair_m, h->pair_n = v->pair_n, h->pair_kind = v->pair_kind;
   }
-  int *gbody = (int *)host_array(c, (size_t)ng, sizeof(int));
-  xform *gX = (xform *)host_array(c, (size_t)ng, sizeof(xform));
-  int *gkind = (int *)host_array(c, (size_t)ng, sizeof(int));
-  int *gasset = (int *)host_array(c, (size_t)ng, sizeof(int));
-  real *gmargin = (real *)host_array(c, (size_t)ng, sizeof(real));
-  real *gslab = (real *)host_array(c, (size_t)ng, sizeof(real));
-  int *av0 = (int *)host_array(c, (size_t)na, sizeof(int));
-  int *ae0 = (int *)host_array(c, (size_t)na, sizeof(int));
-  int *an0 = (int *)host_array(c, (size_t)na, sizeof(int));
-  int *ann = (int *)host_array(c, (size_t)na, sizeof(int));
-  real *vert = (real *)host_array(c, (size_t)nv * 3, sizeof(real));
-  real *pres = (real *)host_array(c, (size_t)nv, sizeof(real));
-  int *elem = (int *)host_array(c, (size_t)ne * 4, sizeof(int));
-  real *grad = (real *)host_array(c, (size_t)ne * 3, sizeof(real));
-  real *porig = (real *)host_array(c, (size_t)ne, sizeof(real));
-  real *nrm = (real *)host_array(c, (size_t)ne * 3, sizeof(real));
-  bvhNode *node = (bvhNode *)host_array(c, (size_t)nn, sizeof(bvhNode));
-  int *belem = (int *)host_array(c, (size_t)ne, sizeof(int));
-  real *bbox = (real *)host_array(c, (size_t)ne * 6, sizeof(real));
-  int *pm = (int *)host_array(c, (size_t)np, sizeof(int));
-  int *pn = (int *)host_array(c, (size_t)np, sizeof(int));
-  int *pk = (int *)host_array(c, (size_t)np, sizeof(int));
+  c->host_nvert = (int)s->mh.z.nvert;
+  c->host_nelem = (int)s->mh.z.nelem;
+  /* geometry names for file output, and the point-contact pairs for the pair query (host) */
   c->geom_name = (char **)host_array(c, (size_t)ng, sizeof(char *));
   size_t name_bytes = 0;
   for (int g = 0; g < ng; ++g) name_bytes += strlen(m->geom[g].name) + 1;
   char *names = (char *)host_array(c, name_bytes, 1);
   c->nfallback = mh->nfallback;
   c->fallback = (int *)host_array(c, (size_t)mh->nfallback * 2, sizeof(int));
-  if (!gbody || !gX || !gkind || !gasset || !gmargin || !gslab || !av0 || !ae0 || !an0 ||
-      !ann || !vert || !pres || !elem || !grad || !porig || !nrm || !node || !belem || !bbox ||
-      !pm || !pn || !pk || !c->geom_name || !names || !c->fallback)
+  if (!c->geom_name || !names || !c->fallback)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory for the contact stage");
-
   for (int g = 0; g < ng; ++g) {
-    const isoGeometryDef *gd = &m->geom[g];
-    gbody[g] = gd->body;
-    gX[g] = xf_make(quat_make(gd->quaternion[0], gd->quaternion[1], gd->quaternion[2], gd->quaternion[3]),
-                    v3(gd->position[0], gd->position[1], gd->position[2]));
-    gkind[g] = mh->geom[g].kind;
-    gasset[g] = mh->geom[g].asset;
-    gmargin[g] = gd->margin;
-    gslab[g] = gd->slab_thickness > 0 ? gd->slab_thickness : 1.0;
     c->geom_name[g] = names;
-    strcpy(names, gd->name);
-    names += strlen(gd->name) + 1;
-  }
-  long v = 0, e = 0, n = 0;
-  for (int a = 0; a < na; ++a) {
-    const hydroAsset *as = &mh->asset[a];
-    av0[a] = (int)v, ae0[a] = (int)e, an0[a] = (int)n, ann[a] = as->bvh.nnode;
-    if (as->kind == HGEOM_TETS) {
-      const tetMesh *t = &as->tets;
-      memcpy(vert + 3 * v, t->vert, sizeof(real) * 3 * (size_t)t->nvert);
-      memcpy(pres + v, t->pressure, sizeof(real) * (size_t)t->nvert);
-      memcpy(elem + 4 * e, t->tet, sizeof(int) * 4 * (size_t)t->ntet);
-      memcpy(grad + 3 * e, t->grad, sizeof(real) * 3 * (size_t)t->ntet);
-      memcpy(porig + e, t->p_origin, sizeof(real) * (size_t)t->ntet);
-      v += t->nvert;
-      e += t->ntet;
-    } else {
-      const triMesh *t = &as->tris;
-      memcpy(vert + 3 * v, t->vert, sizeof(real) * 3 * (size_t)t->nvert);
-      for (int i = 0; i < t->ntri; ++i) {
-        for (int k = 0; k < 3; ++k) elem[4 * (e + i) + k] = t->tri[3 * i + k];
-        elem[4 * (e + i) + 3] = -1;
-      }
-      memcpy(nrm + 3 * e, t->normal, sizeof(real) * 3 * (size_t)t->ntri);
-      v += t->nvert;
-      e += t->ntri;
-    }
-    memcpy(node + n, as->bvh.node, sizeof(bvhNode) * (size_t)as->bvh.nnode);
-    memcpy(belem + ae0[a], as->bvh.elem, sizeof(int) * (size_t)as->bvh.nelem);
-    memcpy(bbox + 6L * ae0[a], as->bvh.box, sizeof(real) * 6 * (size_t)as->bvh.nelem);
-    n += as->bvh.nnode;
-  }
-  for (int p = 0; p < np; ++p) {
-    pm[p] = mh->pair[p].m;
-    pn[p] = mh->pair[p].n;
-    pk[p] = mh->pair[p].kind;
+    strcpy(names, m->geom[g].name);
+    names += strlen(m->geom[g].name) + 1;
   }
   for (int p = 0; p < mh->nfallback; ++p) {
-    c->fallback[2 * p] = mh->fallback[p].m;
-    c->fallback[2 * p + 1] = mh->fallback[p].n;
+    c->fallback[2 * p] = s->mh.fallback_a[p];
+    c->fallback[2 * p + 1] = s->mh.fallback_b[p];
   }
-  h->geom_body = gbody, h->geom_X_BG = gX, h->geom_kind = gkind, h->geom_asset = gasset;
-  h->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* read per world through the parameter */
-  h->geom_margin = gmargin, h->geom_slab = gslab;
-  h->asset_vert0 = av0, h->asset_elem0 = ae0, h->asset_node0 = an0, h->asset_nnode = ann;
-  h->vert = vert, h->pressure = pres, h->elem = elem, h->grad = grad, h->porig = porig, h->normal = nrm;
-  h->node = node, h->bvh_elem = belem, h->bvh_box = bbox;
-  h->pair_m = pm, h->pair_n = pn, h->pair_kind = pk;
-  c->host_nvert = (int)nv;
-  c->host_nelem = (int)ne;
-
-  /* the same arrays in backend memory */
   hydroDev *d = &c->dev;
-  *d = *h;
-  isoStatus st = ISO_OK;
-#define UP(field, count, type) \
-  if (st == ISO_OK) st = device_copy(s, h->field, sizeof(type) * (size_t)(count), (const void **)&d->field)
-  UP(geom_body, ng, int);
-  UP(geom_X_BG, ng, xform);
-  UP(geom_kind, ng, int);
-  UP(geom_asset, ng, int);
-  UP(geom_margin, ng, real);
-  UP(geom_slab, ng, real);
-  UP(asset_vert0, na, int);
-  UP(asset_elem0, na, int);
-  UP(asset_node0, na, int);
-  UP(asset_nnode, na, int);
-  UP(vert, nv * 3, real);
-  UP(pressure, nv, real);
-  UP(elem, ne * 4, int);
-  UP(grad, ne * 3, real);
-  UP(porig, ne, real);
-  UP(normal, ne * 3, real);
-  UP(node, nn, bvhNode);
-  UP(bvh_elem, ne, int);
-  UP(bvh_box, ne * 6, real);
-  UP(pair_m, np, int);
-  UP(pair_n, np, int);
-  UP(pair_kind, np, int);
-#undef UP
   d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: set_param may reallocate it */
   if (st != ISO_OK) return st;
 

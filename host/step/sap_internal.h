@@ -23,7 +23,7 @@ extern const char *const sap_stage_names[SAP_NSTAGE];
 typedef struct simSap {
   int enabled;        /* the model has at least one geometry pair that can touch */
   int npoint;         /* point-contact pairs (the model's fallback pairs) */
-  int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
+  const int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
   sapPointHit *hits;  /* (nworld, npoint) */
   sapMaterials mat;

@@ -54,12 +54,13 @@ static isoStatus upload(isoSim *s, const void *h, size_t bytes, void **out) {
   return st;
 }
 
-/* The point-contact shape of a geometry (its hull vertices for meshes). */
-static pointShape shape_of(const isoGeometryDef *g, const modelHydro *h, int gi) {
+/* The point-contact shape of geometry g from the compiled model; hull vertices (meshes) point
+ * into the model's block in the backend's memory. */
+static pointShape shape_of(const isoSim *s, int g) {
   pointShape ps;
   memset(&ps, 0, sizeof ps);
-  for (int k = 0; k < 3; ++k) ps.size[k] = g->size[k];
-  switch (g->shape) {
+  for (int k = 0; k < 3; ++k) ps.size[k] = s->mh.geom_size[3 * g + k];
+  switch (s->mh.geom_shape[g]) {
     case ISO_SHAPE_SPHERE: ps.type = POINT_SPHERE; break;
     case ISO_SHAPE_BOX: ps.type = POINT_BOX; break;
     case ISO_SHAPE_CYLINDER: ps.type = POINT_CYLINDER; break;
@@ -68,7 +69,8 @@ static pointShape shape_of(const isoGeometryDef *g, const modelHydro *h, int gi)
     case ISO_SHAPE_HALFSPACE: ps.type = POINT_HALFSPACE; break;
     default:
       ps.type = POINT_CONVEX;
-      ps.nvert = h->point_nvert ? h->point_nvert[gi] : 0;
+      ps.nvert = s->mh.point_nvert[g];
+      ps.vert = ps.nvert ? s->md.point_vert + 3 * s->mh.point_vert0[g] : NULL;
       break;
   }
   return ps;
@@ -90,34 +92,16 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d point-contact pairs is too large a batch",
                     s->nworld, p->npoint);
 
-  /* point-contact shapes and pairs */
+  /* point-contact shapes; the pairs and geometry bodies are the compiled model's */
   pointShape *shapes = (pointShape *)calloc((size_t)ng + 1, sizeof(pointShape));
-  int *pa = (int *)calloc((size_t)p->npoint + 1, sizeof(int)), *pb = (int *)calloc((size_t)p->npoint + 1, sizeof(int));
-  int *gbody = (int *)calloc((size_t)ng + 1, sizeof(int));
-  if (!shapes || !pa || !pb || !gbody) st = iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
-  /* hull vertices of mesh geometries, concatenated; each shape points into the backend copy */
-  long nhv = 0;
-  for (int g = 0; g < ng && st == ISO_OK; ++g) nhv += h->point_nvert ? h->point_nvert[g] : 0;
-  real *hv_dev = NULL;
-  if (st == ISO_OK && nhv > 0)
-    st = upload(s, h->point_vert, sizeof(real) * 3 * (size_t)nhv, (void **)&hv_dev);
-  long off = 0;
-  for (int g = 0; g < ng && st == ISO_OK; ++g) {
-    shapes[g] = shape_of(&m->geom[g], h, g);
-    if (shapes[g].type == POINT_CONVEX) {
-      shapes[g].vert = hv_dev ? hv_dev + 3 * off : NULL;
-      off += shapes[g].nvert;
-    }
-    gbody[g] = m->geom[g].body;
-  }
-  for (int i = 0; i < p->npoint && st == ISO_OK; ++i) pa[i] = h->fallback[i].m, pb[i] = h->fallback[i].n;
-  if (st == ISO_OK) st = upload(s, shapes, sizeof(pointShape) * (size_t)(ng + 1), (void **)&p->shape);
-  if (st == ISO_OK) st = upload(s, pa, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_a);
-  if (st == ISO_OK) st = upload(s, pb, sizeof(int) * (size_t)(p->npoint + 1), (void **)&p->point_b);
-  const int *gbody_dev = NULL;
-  if (st == ISO_OK) st = upload(s, gbody, sizeof(int) * (size_t)(ng + 1), (void **)&gbody_dev);
-  free(shapes), free(pa), free(pb), free(gbody);
+  if (!shapes) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
+  for (int g = 0; g < ng; ++g) shapes[g] = shape_of(s, g);
+  st = upload(s, shapes, sizeof(pointShape) * (size_t)(ng + 1), (void **)&p->shape);
+  free(shapes);
   if (st != ISO_OK) return st;
+  p->point_a = s->md.fallback_a;
+  p->point_b = s->md.fallback_b;
+  const int *gbody_dev = s->md.geom_body;
 
   p->mat.geom_body = gbody_dev;
   p->mat.model = s->def.contact_approximation;
