@@ -11,9 +11,12 @@
 
 #include <stddef.h>
 
-/* Every array starts on this boundary: a CUDA allocation's alignment, and a multiple of any
- * element's, so rows stay aligned whatever precedes them. */
-#define ARENA_ALIGN 256
+/* Every array starts this many bytes after a multiple of it from the block's start: a cache line,
+ * a multiple of every element's alignment and of a GPU memory transaction's sector (32 B). With
+ * cudaMalloc's 256-B blocks every array is 64-B aligned on the device; on the host the block has
+ * malloc's alignment (16 B), which every element type needs at most. Larger would waste up to
+ * that much per array, which at one world is per-world memory. */
+#define ARENA_ALIGN 64
 
 typedef struct isoArena {
   size_t size; /* bytes planned so far (the size to allocate) */

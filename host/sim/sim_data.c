@@ -20,10 +20,29 @@ void sim_data_counts(const simSizes *z, size_t count[SIMD_COUNT]) {
 #undef SIM_DATA_COUNT
 }
 
-isoStatus sim_data_create(isoSim *s) {
+simSizes sim_data_sizes(const isoSim *s) {
+  const modelSizes *m = &s->mh.z;
   simSizes z;
+  memset(&z, 0, sizeof z);
   z.nq = s->nq;
   z.nv = s->nv;
+  z.contact = m->npair > 0 || m->nfallback > 0;
+  if (!z.contact) return z; /* nothing can touch: no collision or solver arrays */
+  z.posed = m->ngeom;
+  z.pairs = m->npair > 0;
+  z.npair = m->npair;
+  z.cand = z.pairs ? 3L * s->def.max_candidates : 0;
+  z.max_list = (long)s->def.max_contacts + m->nfallback;
+  z.npoint = m->nfallback;
+  z.sap_nv = s->nv;
+  z.a_blocks = 36L * s->nbody;
+  z.max_con = s->def.max_contacts;
+  z.origins = 3L * s->nbody;
+  return z;
+}
+
+isoStatus sim_data_create(isoSim *s) {
+  simSizes z = sim_data_sizes(s);
   sim_data_counts(&z, s->data_count);
   memset(&s->arena, 0, sizeof s->arena);
   for (int k = 0; k < SIMD_COUNT; ++k)
@@ -32,11 +51,12 @@ isoStatus sim_data_create(isoSim *s) {
                       sim_data_info[k].name);
   isoStatus st = backend_alloc(&s->be, (void **)&s->arena.base, s->arena.size);
   if (st == ISO_ERR_NOMEM)
-    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the state of %d worlds (%.1f MiB)",
-                    s->nworld, (double)s->arena.size / 1048576.0);
+    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for %d worlds: %.1f MiB of per-world "
+                    "arrays (%.1f KiB per world); lower the number of worlds, max_candidates or max_contacts",
+                    s->nworld, (double)s->arena.size / 1048576.0, (double)s->arena.size / 1024.0 / s->nworld);
   if (st != ISO_OK) return st;
 #define SIM_DATA_BIND(type, name, count, writer, reset) \
-  s->name = (type *)arena_at(&s->arena, s->data_off[SIMD_##name]);
+  s->name = s->data_count[SIMD_##name] ? (type *)arena_at(&s->arena, s->data_off[SIMD_##name]) : NULL;
   SIM_DATA(SIM_DATA_BIND)
 #undef SIM_DATA_BIND
   return ISO_OK;

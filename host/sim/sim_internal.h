@@ -32,10 +32,9 @@ struct isoSim {
   isoArena arena;
   size_t data_off[SIMD_COUNT];   /* where each table entry starts in the arena */
   size_t data_count[SIMD_COUNT]; /* its elements per world */
-  real *q;          /* generalized positions (nworld, nq) */
-  real *v;          /* generalized velocities (nworld, nv) */
-  real *time;       /* simulated time (nworld) */
-  uint32_t *status; /* ISO_WORLD_* bits (nworld) */
+  struct { /* one pointer per table line, (nworld, count) each: s->q, s->v, s->list, ... */
+    SIM_DATA(SIM_DATA_PTR)
+  };
 
   /* host memory */
   /* the compiled model, copied at creation so the sim outlives its model */

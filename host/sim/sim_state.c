@@ -89,10 +89,7 @@ isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
   simSel q;
   isoStatus st = sim_select(s, w, fn, &q);
   if (st != ISO_OK || q.n == 0) return st;
-  st = sim_data_reset(s, &q);
-  int it = 0;
-  for (int world; st == ISO_OK && s->contact && (world = sel_next(&q, &it)) >= 0;)
-    st = contact_reset_world(s, world);
+  st = sim_data_reset(s, &q); /* lists and recorded overflow sizes too: the table says which */
   contact_invalidate(s);
   return st;
 }

@@ -19,15 +19,6 @@ static void *host_array(simContact *c, size_t n, size_t size) {
   return p;
 }
 
-static isoStatus device_buffer(isoSim *s, size_t bytes, void **out) {
-  simContact *c = s->contact;
-  if (c->nowned_dev == CONTACT_MAX_OWNED)
-    return iso_fail(ISO_ERR_CAPACITY, "contact stage: too many device arrays");
-  isoStatus st = backend_alloc(&s->be, out, bytes ? bytes : 1);
-  if (st == ISO_OK) c->owned_dev[c->nowned_dev++] = *out;
-  if (st == ISO_OK) s->world_bytes += bytes; /* every work buffer has a world axis */
-  return st;
-}
 
 isoStatus contact_create(isoSim *s, const isoModel *m) {
   simContact *c = (simContact *)calloc(1, sizeof *c);
@@ -87,42 +78,23 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
 
   /* per-world work buffers */
   hydroWork *w = &c->work;
-  const size_t W = (size_t)s->nworld;
   w->max_cand = s->def.max_candidates;
   w->max_face = s->def.max_contacts;
   w->max_list = s->def.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
   w->triangles = s->def.surface_representation == ISO_SURFACE_TRIANGLE;
   w->cand_stride = 3L * w->max_cand;
-  const size_t mc = (size_t)w->max_cand, ml = (size_t)w->max_list;
-#define BUF(field, count, type) \
-  if (st == ISO_OK) st = device_buffer(s, sizeof(type) * (count), (void **)&w->field)
-  if (np == 0 && mh->nfallback == 0) return ISO_OK; /* nothing can touch: the stage never runs */
-  BUF(X_WG, W * (size_t)ng, xform); /* poses serve point contact too */
-  BUF(list, W * ml, contactRec);
-  BUF(face_count, W, int);
-  BUF(face_needed, W, int);
-  BUF(list_count, W, int);
-  if (np > 0) {
-    BUF(pair_count, W * (size_t)np, int);
-    BUF(pair_off, W * (size_t)np, int);
-    BUF(cand_total, W, int);
-    BUF(cand_needed, W, int);
-    BUF(cand, W * (size_t)w->cand_stride, int);
-  }
-#undef BUF
-  if (st == ISO_ERR_NOMEM)
-    return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the contact work of %d worlds "
-                    "(%.1f MiB for %d candidates and %d contacts per world); lower max_candidates or "
-                    "max_contacts", s->nworld,
-                    (double)(W * (mc * 3 * sizeof(int) + ml * sizeof(contactRec))) / 1048576.0,
-                    w->max_cand, w->max_face);
+  /* the per-world arrays live in the sim's data table (host/sim/sim_data.h) */
+  w->X_WG = s->X_WG; /* poses serve point contact too */
+  w->list = s->list;
+  w->face_count = s->face_count, w->face_needed = s->face_needed, w->list_count = s->list_count;
+  w->pair_count = s->pair_count, w->pair_off = s->pair_off;
+  w->cand_total = s->cand_total, w->cand_needed = s->cand_needed, w->cand = s->cand;
   return st;
 }
 
 void contact_destroy(isoSim *s) {
   simContact *c = s->contact;
   if (!c) return;
-  for (int i = 0; i < c->nowned_dev; ++i) backend_free(&s->be, c->owned_dev[i]);
   for (int i = 0; i < c->nowned_host; ++i) free(c->owned_host[i]);
   free(c);
   s->contact = NULL;

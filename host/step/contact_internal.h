@@ -11,15 +11,13 @@
 typedef struct simContact {
   hydroDev dev;       /* arrays in backend memory, read by the stage kernels */
   hydroDev host;      /* the same arrays in host memory (queries, VTK export) */
-  hydroWork work;     /* per-world buffers, backend memory */
+  hydroWork work;     /* per-world arrays: pointers into the sim's data table, backend memory */
   int nasset;
   int host_nvert, host_nelem; /* totals of the concatenated asset arrays */
   int nfallback;
   int *fallback;      /* (nfallback, 2) geometry pairs handled by point contact (host) */
   char **geom_name;   /* (ngeom) names, for file output (host) */
   int updated;        /* 1 once surfaces were computed for the current state */
-  void *owned_dev[CONTACT_MAX_OWNED];
-  int nowned_dev;
   void *owned_host[CONTACT_MAX_OWNED];
   int nowned_host;
 } simContact;
@@ -30,8 +28,6 @@ isoStatus contact_create(struct isoSim *s, const struct isoModel *m);
 void contact_destroy(struct isoSim *s);
 /* Run stages 1–4 for every world of the current state. */
 isoStatus contact_update(struct isoSim *s);
-/* Forget world w's lists and recorded overflow sizes (iso_sim_reset). */
-isoStatus contact_reset_world(struct isoSim *s, int w);
 /* The state changed outside a step: surfaces and results no longer describe it. */
 void contact_invalidate(struct isoSim *s);
 

@@ -75,20 +75,6 @@ isoStatus contact_update(isoSim *s) {
   return ISO_OK;
 }
 
-isoStatus contact_reset_world(isoSim *s, int w) {
-  const hydroWork *W = &s->contact->work;
-  int zero = 0;
-  isoStatus st = ISO_OK;
-  int *arrays[5] = {W->cand_total, W->cand_needed, W->face_count, W->face_needed, W->list_count};
-  for (int i = 0; i < 5 && st == ISO_OK; ++i)
-    if (arrays[i]) st = backend_upload(&s->be, arrays[i] + w, &zero, sizeof zero);
-  if (st == ISO_OK && s->sap && s->sap->enabled) {
-    st = backend_upload(&s->be, s->sap->needed + w, &zero, sizeof zero);
-    if (st == ISO_OK) st = backend_upload(&s->be, s->sap->ncon + w, &zero, sizeof zero);
-  }
-  return st;
-}
-
 void contact_invalidate(isoSim *s) {
   if (s->contact) s->contact->updated = 0;
 }

@@ -41,13 +41,6 @@ static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
   return st;
 }
 
-/* A buffer with a world axis (counted by iso_sim_memory_per_world). */
-static isoStatus world_buffer(isoSim *s, size_t bytes, void **out) {
-  isoStatus st = buffer(s, bytes, out);
-  if (st == ISO_OK) s->world_bytes += bytes;
-  return st;
-}
-
 static isoStatus upload(isoSim *s, const void *h, size_t bytes, void **out) {
   isoStatus st = buffer(s, bytes, out);
   if (st == ISO_OK) st = backend_upload(&s->be, *out, h, bytes);
@@ -109,16 +102,10 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
 
-  if (st == ISO_OK) st = world_buffer(s, sizeof(sapPointHit) * W * (size_t)(p->npoint + 1), (void **)&p->hits);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->ncon);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->needed);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
+  /* the per-world arrays live in the sim's data table (host/sim/sim_data.h) */
   sapBatch *B = &p->batch;
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * (size_t)s->nbody, (void **)&B->origin);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
+  p->hits = s->hits, p->ncon = s->ncon, p->needed = s->needed, p->vstar = s->vstar, p->A = s->A, p->con = s->con;
+  B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
   if (st == ISO_OK && nv > 0) {
     st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
     p->have_chol = st == ISO_OK;
