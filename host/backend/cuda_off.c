@@ -3,9 +3,8 @@
 #include <stdio.h>
 
 #include "host/backend/cuda_api.h"
-#include "host/step/contact_internal.h"
-#include "host/step/rigid_step.h"
 #include "host/step/sap_internal.h"
+#include "host/backend/launch.h"
 #include "host/base/error.h"
 
 #define OFF_MSG "isobar was built without the CUDA backend (nvcc not found at configure time)"
@@ -53,17 +52,14 @@ isoStatus cuda_sync(const isoBackend *b) {
   return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
 }
 
-isoStatus cuda_rigid_free_step(const isoBackend *b, int nworld, rigidParams P, int nq, int nv,
-                               real *q, real *v, real *time, uint32_t *status) {
-  (void)b, (void)nworld, (void)P, (void)nq, (void)nv, (void)q, (void)v, (void)time, (void)status;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
-
-isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W, const real *q,
-                           int nq, uint32_t *status) {
-  (void)b, (void)nworld, (void)H, (void)W, (void)q, (void)nq, (void)status;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
+/* The kernel table's CUDA launchers (host/backend/launch.h), all failing. */
+#define ISO_LAUNCH_OFF(name, args, block)                                     \
+  isoStatus cuda_launch_##name(const isoBackend *b, long n, const args *a) { \
+    (void)b, (void)n, (void)a;                                                \
+    return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);                          \
+  }
+ISO_KERNELS(ISO_LAUNCH_OFF)
+#undef ISO_LAUNCH_OFF
 
 isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
                           const int *pa, const int *pb, const xform *X, const uint32_t *status,

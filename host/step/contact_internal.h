@@ -31,14 +31,4 @@ isoStatus contact_update(struct isoSim *s);
 /* The state changed outside a step: surfaces and results no longer describe it. */
 void contact_invalidate(struct isoSim *s);
 
-/* CUDA launchers of the stages (kernels/cuda/contact.cu; failing stubs without CUDA). */
-#ifdef __cplusplus
-extern "C" {
-#endif
-isoStatus cuda_contact_run(const isoBackend *b, int nworld, hydroDev H, hydroWork W, const real *q,
-                           int nq, uint32_t *status);
-#ifdef __cplusplus
-}
-#endif
-
 #endif

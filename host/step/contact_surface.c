@@ -1,5 +1,5 @@
 /* The contact-surface stage: drives the per-item kernels of kernels/hydro/surface.h over the
- * batch (CPU loops here, CUDA launches in kernels/cuda/contact.cu), and answers the queries of
+ * batch through the kernel table's launchers (host/backend/launch.h), and answers the queries of
  * include/isobar/contact.h. */
 #include <math.h>
 #include <stdio.h>
@@ -9,70 +9,40 @@
 #include "host/step/contact_internal.h"
 #include "host/base/error.h"
 #include "host/assets/mesh.h"
+#include "host/backend/launch.h"
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
 #include "isobar/contact.h"
-
-typedef struct runCtx {
-  isoSim *s;
-  const hydroDev *H;
-  const hydroWork *W;
-  int inner; /* items per world of the stage being run */
-} runCtx;
-
-static void pose_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int i = start; i < end; ++i) {
-    int w = i / c->inner, g = i % c->inner;
-    hs_pose_item(c->H, c->W, w, g, c->s->q + (long)w * c->s->nq);
-  }
-}
-
-static void count_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int i = start; i < end; ++i) hs_count_item(c->H, c->W, i / c->inner, i % c->inner, c->s->status);
-}
-
-static void scan_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int w = start; w < end; ++w) hs_scan_item(c->H, c->W, w, c->s->status);
-}
-
-static void emit_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int i = start; i < end; ++i) hs_emit_item(c->H, c->W, i / c->inner, i % c->inner);
-}
-
-/* One item per world: its candidates one after another, each polygon computed once and its
- * records written at the running count (the same list as the GPU's two passes). Per-world
- * items keep each world's list on one thread, and the narrow phase dominates, so the split is
- * even enough. */
-static void narrow_range(int start, int end, void *v) {
-  runCtx *c = (runCtx *)v;
-  for (int w = start; w < end; ++w) hs_narrow_world(c->H, c->W, w, c->s->status);
-}
 
 isoStatus contact_update(isoSim *s) {
   simContact *c = s->contact;
   c->updated = 1;
   if (!c->work.X_WG) return ISO_OK; /* nothing in the model can touch */
-  c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world */
-  if (s->be.kind == ISO_BACKEND_CUDA)
-    return cuda_contact_run(&s->be, s->nworld, c->dev, c->work, s->q, s->nq, s->status);
-  runCtx r;
-  r.s = s;
-  r.H = &c->dev;
-  r.W = &c->work;
-  const int nw = s->nworld;
-  r.inner = c->dev.ngeom;
-  backend_cpu_for(&s->be, nw * c->dev.ngeom, pose_range, &r);
-  if (c->dev.npair == 0) return ISO_OK;
-  r.inner = c->dev.npair;
-  backend_cpu_for(&s->be, nw * c->dev.npair, count_range, &r);
-  backend_cpu_for(&s->be, nw, scan_range, &r);
-  backend_cpu_for(&s->be, nw * c->dev.npair, emit_range, &r);
-  backend_cpu_for(&s->be, nw, narrow_range, &r);
-  return ISO_OK;
+  c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world: read it as it is now */
+  collideArgs a;
+  a.H = c->dev;
+  a.W = c->work;
+  a.q = s->q;
+  a.nq = s->nq;
+  a.status = s->status;
+  const long nw = s->nworld;
+  isoStatus st = launch_hs_pose(&s->be, nw * a.H.ngeom, &a);
+  if (st != ISO_OK || a.H.npair == 0) return st; /* poses only: point contact uses them */
+  if (st == ISO_OK) st = launch_hs_count(&s->be, nw * a.H.npair, &a);
+  if (st == ISO_OK) st = launch_hs_scan(&s->be, nw, &a);
+  if (st == ISO_OK) st = launch_hs_emit(&s->be, nw * a.H.npair, &a);
+  if (s->be.kind == ISO_BACKEND_CUDA) {
+    /* one thread per candidate: the tet-pair clipping is the work the GPU is for; count the
+     * records each candidate makes, scan per world, then compute again and write them */
+    if (st == ISO_OK) st = launch_hs_narrow_count(&s->be, nw * a.W.max_cand, &a);
+    if (st == ISO_OK) st = launch_hs_list_scan(&s->be, nw, &a);
+    if (st == ISO_OK) st = launch_hs_narrow_emit(&s->be, nw * a.W.max_cand, &a);
+  } else {
+    /* one item per world: each polygon computed once and written at the running count (the
+     * same list); the narrow phase dominates, so the split over worlds is even enough */
+    if (st == ISO_OK) st = launch_hs_narrow_world(&s->be, nw, &a);
+  }
+  return st;
 }
 
 void contact_invalidate(isoSim *s) {

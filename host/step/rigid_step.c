@@ -3,20 +3,8 @@
  * into one item per world. Models with contact go through host/step/sap_step.c. */
 #include "host/step/rigid_step.h"
 
+#include "host/backend/launch.h"
 #include "host/sim/sim_internal.h"
-
-typedef struct stepCtx {
-  isoSim *sim;
-  rigidParams P;
-} stepCtx;
-
-static void step_range(int start, int end, void *ctx) {
-  stepCtx *c = (stepCtx *)ctx;
-  isoSim *s = c->sim;
-  for (int w = start; w < end; ++w)
-    rigid_free_step_world(w, &c->P, s->q + (long)w * s->nq, s->v + (long)w * s->nv, s->time + w,
-                          s->status + w);
-}
 
 rigidParams rigid_params_of(const isoSim *s) {
   rigidParams P;
@@ -30,12 +18,9 @@ rigidParams rigid_params_of(const isoSim *s) {
 }
 
 isoStatus rigid_step(isoSim *s) {
-  rigidParams P = rigid_params_of(s);
-  if (s->be.kind == ISO_BACKEND_CUDA)
-    return cuda_rigid_free_step(&s->be, s->nworld, P, s->nq, s->nv, s->q, s->v, s->time, s->status);
-  stepCtx c;
-  c.sim = s;
-  c.P = P;
-  backend_cpu_for(&s->be, s->nworld, step_range, &c);
-  return ISO_OK;
+  freeArgs a;
+  a.P = rigid_params_of(s);
+  a.nq = s->nq, a.nv = s->nv;
+  a.q = s->q, a.v = s->v, a.time = s->time, a.status = s->status;
+  return launch_rigid_free_step(&s->be, s->nworld, &a);
 }

@@ -1,0 +1,67 @@
+/* The items of the step as the kernel table lists them (kernels/kernel_table.h): each is
+ *   static inline ISO_HD void <name>_item(const <args> *a, long i)
+ * over i in [0, n), with its argument struct, so the CPU range drivers and the CUDA kernels can
+ * be generated from one line each. These wrappers only split i into (world, item) and call the
+ * per-item work where it lives (kernels/hydro/surface.h, kernels/rigid/free_body.h). */
+#ifndef ISO_KERNELS_STEP_ITEMS_H
+#define ISO_KERNELS_STEP_ITEMS_H
+
+#include <stdint.h>
+
+#include "kernels/hydro/surface.h"
+#include "kernels/rigid/free_body.h"
+
+/* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the state. */
+typedef struct collideArgs {
+  hydroDev H;
+  hydroWork W;
+  const real *q;    /* (nworld, nq) */
+  int nq;
+  uint32_t *status; /* (nworld) */
+} collideArgs;
+
+/* i = world·ngeom + geometry */
+static inline ISO_HD void hs_pose_item_at(const collideArgs *a, long i) {
+  const int w = (int)(i / a->H.ngeom), g = (int)(i % a->H.ngeom);
+  hs_pose_item(&a->H, &a->W, w, g, a->q + (long)w * a->nq);
+}
+/* i = world·npair + pair */
+static inline ISO_HD void hs_count_item_at(const collideArgs *a, long i) {
+  hs_count_item(&a->H, &a->W, (int)(i / a->H.npair), (int)(i % a->H.npair), a->status);
+}
+/* i = world */
+static inline ISO_HD void hs_scan_item_at(const collideArgs *a, long i) { hs_scan_item(&a->H, &a->W, (int)i, a->status); }
+/* i = world·npair + pair */
+static inline ISO_HD void hs_emit_item_at(const collideArgs *a, long i) {
+  hs_emit_item(&a->H, &a->W, (int)(i / a->H.npair), (int)(i % a->H.npair));
+}
+/* i = world: its candidates one after another, each polygon computed once (the CPU's narrow
+ * phase; the same list as the three GPU passes below) */
+static inline ISO_HD void hs_narrow_world_item_at(const collideArgs *a, long i) {
+  hs_narrow_world(&a->H, &a->W, (int)i, a->status);
+}
+/* i = world·max_cand + candidate: pass 1 counts the records each candidate makes */
+static inline ISO_HD void hs_narrow_count_item_at(const collideArgs *a, long i) {
+  hs_narrow_count_item(&a->H, &a->W, (int)(i / a->W.max_cand), (int)(i % a->W.max_cand));
+}
+/* i = world: the scan of the record counts into offsets */
+static inline ISO_HD void hs_list_scan_item_at(const collideArgs *a, long i) { hs_list_scan_item(&a->W, (int)i, a->status); }
+/* i = world·max_cand + candidate: pass 2 writes each candidate's records at its offset */
+static inline ISO_HD void hs_narrow_emit_item_at(const collideArgs *a, long i) {
+  hs_narrow_emit_item(&a->H, &a->W, (int)(i / a->W.max_cand), (int)(i % a->W.max_cand));
+}
+
+/* Free bodies without any possible contact: the whole step per world. */
+typedef struct freeArgs {
+  rigidParams P;
+  int nq, nv;
+  real *q, *v, *time; /* (nworld, nq), (nworld, nv), (nworld) */
+  uint32_t *status;   /* (nworld) */
+} freeArgs;
+
+/* i = world */
+static inline ISO_HD void rigid_free_step_item_at(const freeArgs *a, long i) {
+  rigid_free_step_world((int)i, &a->P, a->q + i * a->nq, a->v + i * a->nv, a->time + i, a->status + i);
+}
+
+#endif
