@@ -58,8 +58,8 @@ static isoSim *box_scene(int hydro, int worlds, int threads) {
   sd.worlds = worlds;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  sd.max_candidates = 64;
-  sd.max_contacts = 64;
+  sd.capacity.max_candidates = 64;
+  sd.capacity.max_contacts = 64;
   isoSim *s = NULL;
   check(iso_sim_create(m, &sd, &s), "sim");
   iso_model_destroy(m);

@@ -269,10 +269,6 @@ Test(sim, creation_errors) {
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
   cr_assert(strstr(iso_last_error(), "worlds = 0") != NULL, "%s", iso_last_error());
   sd = iso_default_sim_def();
-  sd.max_contacts = 0;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
-  cr_assert(strstr(iso_last_error(), "max_contacts") != NULL, "%s", iso_last_error());
-  sd = iso_default_sim_def();
   sd.backend = (isoBackendKind)7;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
   cr_assert_eq(iso_sim_create(NULL, NULL, &s), ISO_ERR_NULL);
@@ -286,6 +282,49 @@ Test(sim, creation_errors) {
   iso_sim_destroy(NULL);
   cr_assert_eq(iso_sim_step(NULL), ISO_ERR_NULL);
   iso_model_destroy(m);
+}
+
+/* Each grouped field out of range is refused, and the message names it by the path a caller
+ * writes, so a user (or a binding) can tell which of the groups to fix. */
+Test(sim, def_errors_name_the_field_path) {
+  isoModel *m = tumbling(1);
+  enum { NCASE = 8 };
+  static const char *const path[NCASE] = {
+      "capacity.max_contacts = 0",       "capacity.max_candidates = -3", "contact.surface_representation 5",
+      "contact.approximation -1",        "solver.max_iterations = 0",   "solver.relative_tolerance 0",
+      "solver.relative_tolerance inf",   "solver.on_failure 2"};
+  for (int c = 0; c < NCASE; ++c) {
+    isoSimDef sd = iso_default_sim_def();
+    switch (c) {
+    case 0: sd.capacity.max_contacts = 0; break;
+    case 1: sd.capacity.max_candidates = -3; break;
+    case 2: sd.contact.surface_representation = (isoSurfaceRepresentation)5; break;
+    case 3: sd.contact.approximation = (isoContactApproximation)-1; break;
+    case 4: sd.solver.max_iterations = 0; break;
+    case 5: sd.solver.relative_tolerance = 0; break;
+    case 6: sd.solver.relative_tolerance = INFINITY; break;
+    default: sd.solver.on_failure = (isoSapOnFailure)2; break;
+    }
+    isoSim *s = NULL;
+    cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID, "case %d (%s)", c, path[c]);
+    cr_assert(strstr(iso_last_error(), path[c]) != NULL, "case %d: %s", c, iso_last_error());
+    cr_assert_null(s);
+  }
+  iso_model_destroy(m);
+}
+
+/* The defaults are the documented ones (Drake's where the field says so). */
+Test(sim, default_def_fills_every_group) {
+  isoSimDef sd = iso_default_sim_def();
+  cr_assert_eq(sd.worlds, 1);
+  cr_assert_eq(sd.backend, ISO_BACKEND_AUTO);
+  cr_assert_eq(sd.capacity.max_contacts, 256);
+  cr_assert_eq(sd.capacity.max_candidates, 2048);
+  cr_assert_eq(sd.contact.surface_representation, ISO_SURFACE_POLYGON);
+  cr_assert_eq(sd.contact.approximation, ISO_CONTACT_LAGGED);
+  cr_assert_eq(sd.solver.max_iterations, 100);
+  cr_assert_eq(sd.solver.relative_tolerance, 1e-6);
+  cr_assert_eq(sd.solver.on_failure, ISO_SAP_ACCEPT);
 }
 
 Test(sim, cuda_backend_without_device_is_a_clear_error) {

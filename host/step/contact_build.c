@@ -37,7 +37,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   const int ng = m->ngeom, na = mh->nasset, np = mh->npair;
   /* the CPU loops index (world, item) with an int */
   const long long items = (long long)s->nworld * (ng > np ? ng : np);
-  if (items > 2147483647LL || (long long)s->nworld * s->def.max_candidates > 2147483647LL)
+  if (items > 2147483647LL || (long long)s->nworld * s->def.capacity.max_candidates > 2147483647LL)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d geometries (or pairs, or candidates) is "
                     "too large a batch", s->nworld, ng > np ? ng : np);
   c->nasset = na;
@@ -88,10 +88,10 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   /* per-world work buffers */
   hydroWork *w = &c->work;
   const size_t W = (size_t)s->nworld;
-  w->max_cand = s->def.max_candidates;
-  w->max_face = s->def.max_contacts;
-  w->max_list = s->def.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
-  w->triangles = s->def.surface_representation == ISO_SURFACE_TRIANGLE;
+  w->max_cand = s->def.capacity.max_candidates;
+  w->max_face = s->def.capacity.max_contacts;
+  w->max_list = s->def.capacity.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
+  w->triangles = s->def.contact.surface_representation == ISO_SURFACE_TRIANGLE;
   w->cand_stride = 3L * w->max_cand;
   const size_t mc = (size_t)w->max_cand, ml = (size_t)w->max_list;
 #define BUF(field, count, type) \
@@ -112,8 +112,8 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
 #undef BUF
   if (st == ISO_ERR_NOMEM)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for the contact work of %d worlds "
-                    "(%.1f MiB for %d candidates and %d contacts per world); lower max_candidates or "
-                    "max_contacts", s->nworld,
+                    "(%.1f MiB for %d candidates and %d contacts per world); lower capacity.max_candidates or "
+                    "capacity.max_contacts", s->nworld,
                     (double)(W * (mc * 3 * sizeof(int) + ml * sizeof(contactRec))) / 1048576.0,
                     w->max_cand, w->max_face);
   return st;
