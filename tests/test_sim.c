@@ -261,6 +261,40 @@ Test(sim, nonfinite_world_is_frozen_and_others_unaffected) {
   iso_model_destroy(m);
 }
 
+/* Every world starts where iso_model_set_initial_state put each body (a body never set starts at
+ * rest at the origin), and a reset brings it back there exactly. */
+Test(sim, worlds_start_and_reset_to_the_model_initial_state) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(NULL, &m), ISO_OK);
+  isoBodyDef bd = iso_default_body_def();
+  int a = -1, b = -1;
+  cr_assert_eq(iso_model_add_body(m, &bd, &a), ISO_OK);
+  cr_assert_eq(iso_model_add_body(m, &bd, &b), ISO_OK);
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[0] = 0.5, x.position[2] = 2.0;
+  x.quaternion[0] = 3.0, x.quaternion[1] = 4.0; /* stored as (0.6, 0.8, 0, 0) */
+  x.angular_velocity[2] = 1.5;
+  x.linear_velocity[1] = -0.25;
+  cr_assert_eq(iso_model_set_initial_state(m, b, &x), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = make(m, 2, 1);
+  const double q0[14] = {1, 0, 0, 0, 0, 0, 0, 0.6, 0.8, 0, 0, 0.5, 0, 2.0};
+  const double v0[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1.5, 0, -0.25, 0};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int w = 0; w < 2; ++w) {
+      double q[14], v[12];
+      cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(w), q), ISO_OK);
+      cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(w), v), ISO_OK);
+      for (int i = 0; i < 14; ++i) cr_assert_eq(q[i], q0[i], "pass %d world %d q[%d] = %g", pass, w, i, q[i]);
+      for (int i = 0; i < 12; ++i) cr_assert_eq(v[i], v0[i], "pass %d world %d v[%d] = %g", pass, w, i, v[i]);
+    }
+    for (int i = 0; i < 10; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+    cr_assert_eq(iso_sim_reset(s, iso_worlds_all()), ISO_OK);
+  }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
 Test(sim, creation_errors) {
   isoModel *m = tumbling(1);
   isoSimDef sd = iso_default_sim_def();
