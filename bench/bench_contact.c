@@ -35,8 +35,10 @@ static isoSim *box_scene(int hydro, int worlds, int threads) {
   b.name = "box";
   b.mass = 2.0;
   b.inertia[0] = 2.0 / 12 * (0.0256 + 0.01), b.inertia[1] = 2.0 / 12 * (0.04 + 0.01), b.inertia[2] = 2.0 / 12 * (0.04 + 0.0256);
-  b.position[2] = 0.05;
   check(iso_model_add_body(m, &b, NULL), "body");
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[2] = 0.05;
+  check(iso_model_set_initial_state(m, 0, &x), "initial state");
   isoGeometryDef g = iso_default_geometry_def();
   g.name = "box";
   g.body = 0;
@@ -58,8 +60,8 @@ static isoSim *box_scene(int hydro, int worlds, int threads) {
   sd.worlds = worlds;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  sd.max_candidates = 64;
-  sd.max_contacts = 64;
+  sd.capacity.max_candidates = 64;
+  sd.capacity.max_contacts = 64;
   isoSim *s = NULL;
   check(iso_sim_create(m, &sd, &s), "sim");
   iso_model_destroy(m);

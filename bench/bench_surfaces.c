@@ -82,8 +82,8 @@ static isoSim *build(const config *c, int threads) {
   sd.worlds = c->worlds;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  sd.max_candidates = c->max_cand;
-  sd.max_contacts = c->max_face;
+  sd.capacity.max_candidates = c->max_cand;
+  sd.capacity.max_contacts = c->max_face;
   isoSim *s = NULL;
   check(iso_sim_create(m, &sd, &s), "sim");
   iso_model_destroy(m);

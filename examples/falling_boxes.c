@@ -43,10 +43,13 @@ int main(void) {
     b.name = name;
     b.mass = MASS;
     b.inertia[0] = b.inertia[1] = b.inertia[2] = 1.0 * 0.1 * 0.1 / 6; /* m s² / 6 */
-    b.position[0] = 0.2 * i;
-    b.position[2] = 0.5;
     int id;
     bad = check(iso_model_add_body(model, &b, &id), "adding a box");
+    if (bad) break;
+    isoFreeBodyState x = iso_default_free_body_state(); /* at rest, upright */
+    x.position[0] = 0.2 * i;
+    x.position[2] = 0.5;
+    bad = check(iso_model_set_initial_state(model, id, &x), "placing a box");
     if (bad) break;
     isoGeometryDef g = iso_default_geometry_def();
     g.name = name;

@@ -42,8 +42,8 @@ static isoStatus build(isoGeometryDef g, isoModel **out) {
 static double lift(isoModel *m, double z, int *nface) {
   isoSimDef sd = iso_default_sim_def();
   sd.backend = ISO_BACKEND_CPU;
-  sd.max_candidates = 1 << 14;
-  sd.max_contacts = 1 << 12;
+  sd.capacity.max_candidates = 1 << 14;
+  sd.capacity.max_contacts = 1 << 12;
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   double q[7] = {1, 0, 0, 0, 0, 0, z};

@@ -41,14 +41,14 @@ static isoModel *model(void) {
   return m;
 }
 
-static isoSim *sim(const isoModel *m, int worlds, int threads, int max_cand, int rep) {
+static isoSim *sim(const isoModel *m, int worlds, int threads, int max_cand, isoSurfaceRepresentation rep) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = worlds;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  sd.max_candidates = max_cand;
-  sd.max_contacts = 4096; /* a fanned polygon counts as several faces */
-  sd.surface_representation = rep;
+  sd.capacity.max_candidates = max_cand;
+  sd.capacity.max_contacts = 4096; /* a fanned polygon counts as several faces */
+  sd.contact.surface_representation = rep;
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   return s;
@@ -267,8 +267,8 @@ Test(contact_batch, cuda_surfaces_match_cpu) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = N;
   sd.backend = ISO_BACKEND_CUDA;
-  sd.max_candidates = 1 << 14;
-  sd.max_contacts = 4096;
+  sd.capacity.max_candidates = 1 << 14;
+  sd.capacity.max_contacts = 4096;
   isoSim *g = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
   place_all(c, 0);

@@ -254,7 +254,7 @@ Test(contact_dynamics, solution_satisfies_momentum_balance_and_cones) {
   tb_add_block(m, "box", &b, TB_HYDRO);
   tb_add_ball(m, "ball", 0.04, 0.3, 2e5, 1e5, 10, 0.6, 0.02, TB_HYDRO);
   tb_add_ground(m, 0.7, TB_HYDRO);
-  const int approx[3] = {ISO_CONTACT_LAGGED, ISO_CONTACT_SIMILAR, ISO_CONTACT_CONVEX};
+  const isoContactApproximation approx[3] = {ISO_CONTACT_LAGGED, ISO_CONTACT_SIMILAR, ISO_CONTACT_CONVEX};
   for (int a = 0; a < 3; ++a) {
     isoSim *s = tb_sim(m, 1, 1, approx[a]);
     tb_place(s, 0, 0, 0, 0, 0.029);
@@ -411,7 +411,7 @@ Test(contact_dynamics, constraint_overflow_freezes_only_that_world) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = 2;
   sd.backend = ISO_BACKEND_CPU;
-  sd.max_contacts = 3;
+  sd.capacity.max_contacts = 3;
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   tb_place(s, 0, 0, 0, 0, 0.0099); /* world 0: all four spheres touch */
@@ -443,7 +443,7 @@ Test(contact_dynamics, cuda_matches_cpu) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = N;
   sd.backend = ISO_BACKEND_CUDA;
-  sd.max_candidates = 4096;
+  sd.capacity.max_candidates = 4096;
   isoSim *g = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
   pile_init(c), pile_init(g);

@@ -46,7 +46,7 @@ static isoSim *sim_of(isoModel *m, int worlds, int threads) {
   sd.threads = threads;
   /* Sphere meshes with a single interior vertex have long tets whose boxes overlap widely:
    * two overlapping spheres give ~10⁴ candidate tet pairs. */
-  sd.max_candidates = 1 << 15;
+  sd.capacity.max_candidates = 1 << 15;
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   return s;

@@ -126,7 +126,7 @@ static void run_scene(const goldenScene *sc, int threads, runHashes *out) {
   sd.worlds = WORLDS;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  if (sc->max_contacts) sd.max_contacts = sc->max_contacts;
+  if (sc->max_contacts) sd.capacity.max_contacts = sc->max_contacts;
   isoSim *sim = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &sim), ISO_OK, "%s: %s", sc->name, iso_last_error());
   cr_assert_eq(iso_sim_threads(sim), threads, "%s: the sim runs on %d threads", sc->name, iso_sim_threads(sim));

@@ -8,7 +8,8 @@
 #include "kernels/math/vec3.h"
 #include "support/support.h"
 
-static isoSim *one_body_sim_on(isoBodyDef bd, double dt, const double *gravity, isoBackendKind backend) {
+static isoSim *one_body_sim_on(isoBodyDef bd, isoFreeBodyState x, double dt, const double *gravity,
+                               isoBackendKind backend) {
   isoModelDef md = iso_default_model_def();
   md.time_step = dt;
   if (gravity)
@@ -16,6 +17,7 @@ static isoSim *one_body_sim_on(isoBodyDef bd, double dt, const double *gravity, 
   isoModel *m = NULL;
   cr_assert_eq(iso_model_create(&md, &m), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(iso_model_add_body(m, &bd, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_set_initial_state(m, 0, &x), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
   isoSimDef sd = iso_default_sim_def();
   sd.backend = backend;
@@ -26,8 +28,8 @@ static isoSim *one_body_sim_on(isoBodyDef bd, double dt, const double *gravity, 
   return s;
 }
 
-static isoSim *one_body_sim(isoBodyDef bd, double dt, const double *gravity) {
-  return one_body_sim_on(bd, dt, gravity, ISO_BACKEND_CPU);
+static isoSim *one_body_sim(isoBodyDef bd, isoFreeBodyState x, double dt, const double *gravity) {
+  return one_body_sim_on(bd, x, dt, gravity, ISO_BACKEND_CPU);
 }
 
 /* An asymmetric brick with its centre of mass off the body origin. */
@@ -54,12 +56,12 @@ static void momentum_energy(const isoBodyDef *bd, const double *q, const double 
 }
 
 Test(free_body, free_fall_matches_closed_form) {
-  isoBodyDef bd = brick();
-  bd.position[2] = 3.0;
-  bd.linear_velocity[0] = 0.7;
-  bd.linear_velocity[2] = 2.0;
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[2] = 3.0;
+  x.linear_velocity[0] = 0.7;
+  x.linear_velocity[2] = 2.0;
   const double dt = 1e-3, g = -9.81;
-  isoSim *s = one_body_sim(bd, dt, NULL);
+  isoSim *s = one_body_sim(brick(), x, dt, NULL);
   const int n = 1000;
   for (int i = 0; i < n; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   double q[7], v[6], t;
@@ -87,10 +89,11 @@ Test(free_body, free_fall_matches_closed_form) {
 static void spin(double dt, double T, double *dL, double *dE, double *qerr) {
   isoBodyDef bd = brick();
   /* near the unstable middle axis, so the body really tumbles */
-  bd.angular_velocity[0] = 0.3, bd.angular_velocity[1] = 6.0, bd.angular_velocity[2] = 0.4;
-  bd.linear_velocity[0] = 0.5;
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.angular_velocity[0] = 0.3, x.angular_velocity[1] = 6.0, x.angular_velocity[2] = 0.4;
+  x.linear_velocity[0] = 0.5;
   const double zero[3] = {0, 0, 0};
-  isoSim *s = one_body_sim(bd, dt, zero);
+  isoSim *s = one_body_sim(bd, x, dt, zero);
   double q[7], v[6], E0, E;
   vec3 L0, L;
   iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(0), q);
@@ -140,9 +143,10 @@ Test(free_body, spin_about_principal_axis_is_steady) {
    * Euler's equations: ω stays put to rounding, and the orientation turns at |ω|. */
   isoBodyDef bd = iso_default_body_def();
   bd.inertia[0] = 0.01, bd.inertia[1] = 0.02, bd.inertia[2] = 0.03;
-  bd.angular_velocity[2] = 3.0;
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.angular_velocity[2] = 3.0;
   const double zero[3] = {0, 0, 0}, dt = 1e-3;
-  isoSim *s = one_body_sim(bd, dt, zero);
+  isoSim *s = one_body_sim(bd, x, dt, zero);
   for (int i = 0; i < 500; ++i) iso_sim_step(s);
   double q[7], v[6];
   iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(0), q);
@@ -163,11 +167,12 @@ Test(free_body, spin_about_principal_axis_is_steady) {
 Test(free_body, cuda_matches_cpu) {
   test_require_cuda_device();
   isoBodyDef bd = brick();
-  bd.position[2] = 1.0;
-  bd.linear_velocity[0] = 0.3;
-  bd.angular_velocity[0] = 4.0, bd.angular_velocity[1] = -7.0, bd.angular_velocity[2] = 2.5;
-  isoSim *c = one_body_sim_on(bd, 1e-3, NULL, ISO_BACKEND_CPU);
-  isoSim *g = one_body_sim_on(bd, 1e-3, NULL, ISO_BACKEND_CUDA);
+  isoFreeBodyState x0 = iso_default_free_body_state();
+  x0.position[2] = 1.0;
+  x0.linear_velocity[0] = 0.3;
+  x0.angular_velocity[0] = 4.0, x0.angular_velocity[1] = -7.0, x0.angular_velocity[2] = 2.5;
+  isoSim *c = one_body_sim_on(bd, x0, 1e-3, NULL, ISO_BACKEND_CPU);
+  isoSim *g = one_body_sim_on(bd, x0, 1e-3, NULL, ISO_BACKEND_CUDA);
   for (int i = 0; i < 500; ++i) {
     cr_assert_eq(iso_sim_step(c), ISO_OK);
     cr_assert_eq(iso_sim_step(g), ISO_OK, "%s", iso_last_error());

@@ -24,11 +24,14 @@ Test(model_compile, flat_arrays_match_the_definitions) {
   cr_assert_eq(v.z.nbody, iso_model_body_count(m));
   for (int b = 0; b < v.z.nbody; ++b) {
     isoBodyDef bd;
+    isoFreeBodyState x;
     cr_assert_eq(iso_model_get_body(m, b, &bd), ISO_OK);
+    cr_assert_eq(iso_model_get_initial_state(m, b, &x), ISO_OK);
     cr_expect_eq(v.body_mass[b], bd.mass);
-    for (int k = 0; k < 3; ++k) cr_expect_eq(v.q0[7 * b + 4 + k], bd.position[k]);
-    for (int k = 0; k < 4; ++k) cr_expect_eq(v.q0[7 * b + k], bd.quaternion[k]);
-    for (int k = 0; k < 3; ++k) cr_expect_eq(v.v0[6 * b + 3 + k], bd.linear_velocity[k]);
+    for (int k = 0; k < 3; ++k) cr_expect_eq(v.q0[7 * b + 4 + k], x.position[k]);
+    for (int k = 0; k < 4; ++k) cr_expect_eq(v.q0[7 * b + k], x.quaternion[k]);
+    for (int k = 0; k < 3; ++k) cr_expect_eq(v.v0[6 * b + k], x.angular_velocity[k]);
+    for (int k = 0; k < 3; ++k) cr_expect_eq(v.v0[6 * b + 3 + k], x.linear_velocity[k]);
     for (int k = 0; k < 6; ++k) cr_expect_eq(v.body_inertia[6 * b + k], bd.inertia[k]);
   }
   int estimated = 0;

@@ -159,8 +159,8 @@ Test(name_map, sdf_scopes_keep_their_names_apart, .init = make_tmpdir, .fini = r
   cr_assert_eq(iso_model_body_count(m), 2 * 2001);
   int id;
   cr_assert_eq(iso_scene_find_body(m, "m1::l1999", &id), ISO_OK, "%s", iso_last_error());
-  isoBodyDef b;
-  cr_assert_eq(iso_model_get_body(m, id, &b), ISO_OK);
+  isoFreeBodyState b;
+  cr_assert_eq(iso_model_get_initial_state(m, id, &b), ISO_OK);
   cr_assert_float_eq(b.position[0], 10.0 + 1999.0, 1e-9, "placed relative to m1::inner::x");
   cr_assert_float_eq(b.position[2], 5.0, 1e-9);
   iso_model_destroy(m);

@@ -87,17 +87,19 @@ Test(scene_sdf, examples_hold_the_scenes_they_promise) {
   cr_assert_eq(iso_model_body_count(m), 5);
   for (int i = 0; i < 5; ++i) {
     isoBodyDef b;
+    isoFreeBodyState x;
     cr_assert_eq(iso_model_get_body(m, i, &b), ISO_OK);
+    cr_assert_eq(iso_model_get_initial_state(m, i, &x), ISO_OK);
     char name[32];
     snprintf(name, sizeof name, "box%d::box", i + 1);
     cr_assert_str_eq(b.name, name);
-    cr_assert_float_eq(b.position[2], 0.05 + 0.1 * i, 1e-15, "box %d starts resting on the one below", i + 1);
+    cr_assert_float_eq(x.position[2], 0.05 + 0.1 * i, 1e-15, "box %d starts resting on the one below", i + 1);
   }
   iso_model_destroy(m);
   /* The incline's block sits on the slope: rotated by the slope's angle, half its height above. */
   m = load(src_path("examples/incline_above_friction.sdf"), 0, NULL);
-  isoBodyDef b;
-  cr_assert_eq(iso_model_get_body(m, 0, &b), ISO_OK);
+  isoFreeBodyState b;
+  cr_assert_eq(iso_model_get_initial_state(m, 0, &b), ISO_OK);
   double th = 35 * 3.14159265358979323846 / 180;
   cr_assert_float_eq(b.position[0], 0.025 * sin(th), 1e-15);
   cr_assert_float_eq(b.position[2], 0.025 * cos(th), 1e-15);
@@ -143,14 +145,19 @@ static isoModel *api_scene(void) {
   b.com[0] = 0.01, b.com[1] = -0.02, b.com[2] = 0.03;
   double I[6] = {0.1, 0.2, 0.25, 0.01, -0.02, 0.005};
   memcpy(b.inertia, I, sizeof I);
-  b.position[0] = 1, b.position[1] = 2, b.position[2] = 3.5;
-  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_OK, "%s", iso_last_error());
+  int id = -1;
+  cr_assert_eq(iso_model_add_body(m, &b, &id), ISO_OK, "%s", iso_last_error());
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[0] = 1, x.position[1] = 2, x.position[2] = 3.5;
+  cr_assert_eq(iso_model_set_initial_state(m, id, &x), ISO_OK, "%s", iso_last_error());
   b = iso_default_body_def();
   b.name = "ball::ball";
   b.mass = 1; /* SDFormat's default inertial */
   b.inertia[0] = b.inertia[1] = b.inertia[2] = 1;
-  b.position[2] = 1;
-  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_add_body(m, &b, &id), ISO_OK, "%s", iso_last_error());
+  x = iso_default_free_body_state();
+  x.position[2] = 1;
+  cr_assert_eq(iso_model_set_initial_state(m, id, &x), ISO_OK, "%s", iso_last_error());
 
   /* Drake's parsers default friction to 1.0, not the API's 0.5. */
   isoGeometryDef g = iso_default_geometry_def();
@@ -263,10 +270,13 @@ static void same_models(const isoModel *a, const isoModel *b) {
     cr_assert_eq(x.mass, y.mass, "%s", x.name);
     for (int k = 0; k < 3; ++k) cr_assert_eq(x.com[k], y.com[k], "%s com %d", x.name, k);
     for (int k = 0; k < 6; ++k) cr_assert_eq(x.inertia[k], y.inertia[k], "%s inertia %d", x.name, k);
-    for (int k = 0; k < 3; ++k) cr_assert_float_eq(x.position[k], y.position[k], POSE_TOL, "%s", x.name);
-    for (int k = 0; k < 4; ++k) cr_assert_float_eq(x.quaternion[k], y.quaternion[k], POSE_TOL, "%s", x.name);
-    for (int k = 0; k < 3; ++k) cr_assert_eq(x.linear_velocity[k], y.linear_velocity[k]);
-    for (int k = 0; k < 3; ++k) cr_assert_eq(x.angular_velocity[k], y.angular_velocity[k]);
+    isoFreeBodyState xs, ys;
+    iso_model_get_initial_state(a, i, &xs);
+    iso_model_get_initial_state(b, i, &ys);
+    for (int k = 0; k < 3; ++k) cr_assert_float_eq(xs.position[k], ys.position[k], POSE_TOL, "%s", x.name);
+    for (int k = 0; k < 4; ++k) cr_assert_float_eq(xs.quaternion[k], ys.quaternion[k], POSE_TOL, "%s", x.name);
+    for (int k = 0; k < 3; ++k) cr_assert_eq(xs.linear_velocity[k], ys.linear_velocity[k]);
+    for (int k = 0; k < 3; ++k) cr_assert_eq(xs.angular_velocity[k], ys.angular_velocity[k]);
   }
   cr_assert_eq(iso_model_geometry_count(a), iso_model_geometry_count(b));
   for (int i = 0; i < iso_model_geometry_count(a); ++i) {
@@ -441,16 +451,20 @@ Test(scene_sdf, assembly_include_relative_to_static_and_fixed_joints) {
    * and the statically included copy add none. */
   cr_assert_eq(iso_model_body_count(m), 3);
   isoBodyDef a, c, peg;
+  isoFreeBodyState ax, cx, pegx;
   iso_model_get_body(m, 0, &a);
   iso_model_get_body(m, 1, &c);
   iso_model_get_body(m, 2, &peg);
+  iso_model_get_initial_state(m, 0, &ax);
+  iso_model_get_initial_state(m, 1, &cx);
+  iso_model_get_initial_state(m, 2, &pegx);
   cr_assert_str_eq(a.name, "pair::a");
   cr_assert_str_eq(c.name, "pair::c");
   cr_assert_str_eq(peg.name, "peg::base");
   /* pair is placed relative_to the table (spot (1,0,0) + (0,0,0.5)), 0.1 above, yawed 90°. */
-  near3(a.position, 1, 0, 0.6, "pair::a");
-  cr_assert_float_eq(a.quaternion[0], sqrt(0.5), 1e-15);
-  cr_assert_float_eq(a.quaternion[3], sqrt(0.5), 1e-15);
+  near3(ax.position, 1, 0, 0.6, "pair::a");
+  cr_assert_float_eq(ax.quaternion[0], sqrt(0.5), 1e-15);
+  cr_assert_float_eq(ax.quaternion[3], sqrt(0.5), 1e-15);
   /* a (1 kg) + b (3 kg, 0.2 along a's x): COM at 0.15; parallel axis about y and z. */
   cr_assert_float_eq(a.mass, 4.0, 1e-15);
   near3(a.com, 0.15, 0, 0, "pair::a com");
@@ -459,11 +473,11 @@ Test(scene_sdf, assembly_include_relative_to_static_and_fixed_joints) {
   cr_assert_float_eq(a.inertia[2], 0.01 + 1 * 0.15 * 0.15 + 0.03 + 3 * 0.05 * 0.05, 1e-15);
   for (int k = 3; k < 6; ++k) cr_assert_float_eq(a.inertia[k], 0, 1e-15);
   /* c: relative_to frame mid (0.1 along a), 0.3 up; a yaw of 90° turns a's x into world y. */
-  near3(c.position, 1, 0.1, 0.9, "pair::c");
+  near3(cx.position, 1, 0.1, 0.9, "pair::c");
   cr_assert_eq(c.mass, 1.0, "SDFormat's default inertial");
   cr_assert_eq(c.inertia[0], 1.0);
   /* The URDF peg: base and tip (0.1 up) merged, 0.5 kg each. */
-  near3(peg.position, -1, 0, 0, "peg");
+  near3(pegx.position, -1, 0, 0, "peg");
   cr_assert_float_eq(peg.mass, 1.0, 1e-15);
   near3(peg.com, 0, 0, 0.05, "peg com");
 
@@ -518,19 +532,22 @@ Test(scene_sdf, pose_forms_nested_models_and_joint_frames) {
    * outer, so at the world origin turned 270°. The fixed joint merges hub into inner::l. */
   cr_assert_eq(iso_model_body_count(m), 2);
   isoBodyDef l, spoke;
+  isoFreeBodyState lx, spokex;
   iso_model_get_body(m, 0, &l);
   iso_model_get_body(m, 1, &spoke);
+  iso_model_get_initial_state(m, 0, &lx);
+  iso_model_get_initial_state(m, 1, &spokex);
   cr_assert_str_eq(l.name, "outer::inner::l");
-  near3(l.position, 0, 0, 0, "inner::l");
-  cr_assert_float_eq(fabs(l.quaternion[0]), sqrt(0.5), 1e-15);
-  cr_assert_float_eq(fabs(l.quaternion[3]), sqrt(0.5), 1e-15);
-  cr_assert(l.quaternion[0] * l.quaternion[3] < 0, "a turn of 270° (−90°) about z");
+  near3(lx.position, 0, 0, 0, "inner::l");
+  cr_assert_float_eq(fabs(lx.quaternion[0]), sqrt(0.5), 1e-15);
+  cr_assert_float_eq(fabs(lx.quaternion[3]), sqrt(0.5), 1e-15);
+  cr_assert(lx.quaternion[0] * lx.quaternion[3] < 0, "a turn of 270° (−90°) about z");
   cr_assert_float_eq(l.mass, 2.0, 1e-15, "hub (SDFormat's default mass 1) merged in");
   /* hub sits at outer's origin, (1,0,0) from inner::l, which is turned −90°: (0,1,0) in l. */
   near3(l.com, 0, 0.5, 0, "merged com");
   /* spoke is placed relative_to the joint, 0.5 along the child hub's x (world y). */
   cr_assert_str_eq(spoke.name, "outer::spoke");
-  near3(spoke.position, 1, 0.5, 0, "spoke");
+  near3(spokex.position, 1, 0.5, 0, "spoke");
   iso_model_destroy(m);
 }
 

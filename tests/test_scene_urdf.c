@@ -171,8 +171,11 @@ Test(scene_urdf, file_equals_the_api_built_model) {
     cr_assert_eq(x.mass, y.mass);
     for (int k = 0; k < 3; ++k) cr_assert_eq(x.com[k], y.com[k], "%s com %d", x.name, k);
     for (int k = 0; k < 6; ++k) cr_assert_eq(x.inertia[k], y.inertia[k], "%s inertia %d", x.name, k);
-    for (int k = 0; k < 3; ++k) cr_assert_float_eq(x.position[k], y.position[k], POSE_TOL);
-    for (int k = 0; k < 4; ++k) cr_assert_float_eq(x.quaternion[k], y.quaternion[k], POSE_TOL);
+    isoFreeBodyState xs, ys;
+    iso_model_get_initial_state(a, i, &xs);
+    iso_model_get_initial_state(b, i, &ys);
+    for (int k = 0; k < 3; ++k) cr_assert_float_eq(xs.position[k], ys.position[k], POSE_TOL, "%s", x.name);
+    for (int k = 0; k < 4; ++k) cr_assert_float_eq(xs.quaternion[k], ys.quaternion[k], POSE_TOL, "%s", x.name);
   }
   cr_assert_eq(iso_model_geometry_count(a), iso_model_geometry_count(b));
   for (int i = 0; i < iso_model_geometry_count(a); ++i) {

@@ -261,6 +261,40 @@ Test(sim, nonfinite_world_is_frozen_and_others_unaffected) {
   iso_model_destroy(m);
 }
 
+/* Every world starts where iso_model_set_initial_state put each body (a body never set starts at
+ * rest at the origin), and a reset brings it back there exactly. */
+Test(sim, worlds_start_and_reset_to_the_model_initial_state) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(NULL, &m), ISO_OK);
+  isoBodyDef bd = iso_default_body_def();
+  int a = -1, b = -1;
+  cr_assert_eq(iso_model_add_body(m, &bd, &a), ISO_OK);
+  cr_assert_eq(iso_model_add_body(m, &bd, &b), ISO_OK);
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[0] = 0.5, x.position[2] = 2.0;
+  x.quaternion[0] = 3.0, x.quaternion[1] = 4.0; /* stored as (0.6, 0.8, 0, 0) */
+  x.angular_velocity[2] = 1.5;
+  x.linear_velocity[1] = -0.25;
+  cr_assert_eq(iso_model_set_initial_state(m, b, &x), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = make(m, 2, 1);
+  const double q0[14] = {1, 0, 0, 0, 0, 0, 0, 0.6, 0.8, 0, 0, 0.5, 0, 2.0};
+  const double v0[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1.5, 0, -0.25, 0};
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int w = 0; w < 2; ++w) {
+      double q[14], v[12];
+      cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(w), q), ISO_OK);
+      cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(w), v), ISO_OK);
+      for (int i = 0; i < 14; ++i) cr_assert_eq(q[i], q0[i], "pass %d world %d q[%d] = %g", pass, w, i, q[i]);
+      for (int i = 0; i < 12; ++i) cr_assert_eq(v[i], v0[i], "pass %d world %d v[%d] = %g", pass, w, i, v[i]);
+    }
+    for (int i = 0; i < 10; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+    cr_assert_eq(iso_sim_reset(s, iso_worlds_all()), ISO_OK);
+  }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
 Test(sim, creation_errors) {
   isoModel *m = tumbling(1);
   isoSimDef sd = iso_default_sim_def();
@@ -268,10 +302,6 @@ Test(sim, creation_errors) {
   sd.worlds = 0;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
   cr_assert(strstr(iso_last_error(), "worlds = 0") != NULL, "%s", iso_last_error());
-  sd = iso_default_sim_def();
-  sd.max_contacts = 0;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
-  cr_assert(strstr(iso_last_error(), "max_contacts") != NULL, "%s", iso_last_error());
   sd = iso_default_sim_def();
   sd.backend = (isoBackendKind)7;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
@@ -286,6 +316,49 @@ Test(sim, creation_errors) {
   iso_sim_destroy(NULL);
   cr_assert_eq(iso_sim_step(NULL), ISO_ERR_NULL);
   iso_model_destroy(m);
+}
+
+/* Each grouped field out of range is refused, and the message names it by the path a caller
+ * writes, so a user (or a binding) can tell which of the groups to fix. */
+Test(sim, def_errors_name_the_field_path) {
+  isoModel *m = tumbling(1);
+  enum { NCASE = 8 };
+  static const char *const path[NCASE] = {
+      "capacity.max_contacts = 0",       "capacity.max_candidates = -3", "contact.surface_representation 5",
+      "contact.approximation -1",        "solver.max_iterations = 0",   "solver.relative_tolerance 0",
+      "solver.relative_tolerance inf",   "solver.on_failure 2"};
+  for (int c = 0; c < NCASE; ++c) {
+    isoSimDef sd = iso_default_sim_def();
+    switch (c) {
+    case 0: sd.capacity.max_contacts = 0; break;
+    case 1: sd.capacity.max_candidates = -3; break;
+    case 2: sd.contact.surface_representation = (isoSurfaceRepresentation)5; break;
+    case 3: sd.contact.approximation = (isoContactApproximation)-1; break;
+    case 4: sd.solver.max_iterations = 0; break;
+    case 5: sd.solver.relative_tolerance = 0; break;
+    case 6: sd.solver.relative_tolerance = INFINITY; break;
+    default: sd.solver.on_failure = (isoSapOnFailure)2; break;
+    }
+    isoSim *s = NULL;
+    cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID, "case %d (%s)", c, path[c]);
+    cr_assert(strstr(iso_last_error(), path[c]) != NULL, "case %d: %s", c, iso_last_error());
+    cr_assert_null(s);
+  }
+  iso_model_destroy(m);
+}
+
+/* The defaults are the documented ones (Drake's where the field says so). */
+Test(sim, default_def_fills_every_group) {
+  isoSimDef sd = iso_default_sim_def();
+  cr_assert_eq(sd.worlds, 1);
+  cr_assert_eq(sd.backend, ISO_BACKEND_AUTO);
+  cr_assert_eq(sd.capacity.max_contacts, 256);
+  cr_assert_eq(sd.capacity.max_candidates, 2048);
+  cr_assert_eq(sd.contact.surface_representation, ISO_SURFACE_POLYGON);
+  cr_assert_eq(sd.contact.approximation, ISO_CONTACT_LAGGED);
+  cr_assert_eq(sd.solver.max_iterations, 100);
+  cr_assert_eq(sd.solver.relative_tolerance, 1e-6);
+  cr_assert_eq(sd.solver.on_failure, ISO_SAP_ACCEPT);
 }
 
 Test(sim, cuda_backend_without_device_is_a_clear_error) {

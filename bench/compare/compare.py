@@ -658,7 +658,7 @@ def write_results(meta, params, agree, sp, notes):
     w(f"- Drake: `AddMultibodyPlant(MultibodyPlantConfig(time_step=dt, discrete_contact_approximation=\"lagged\", "
       "contact_model=\"hydroelastic_with_fallback\"))`, `Parser(plant).AddModels(file)`, polygon contact "
       "surfaces (default), SAP with its default tolerances (relative 1e-6, the value isobar's "
-      "`sap_relative_tolerance` defaults to; `SapSolverParameters` is not bound in pydrake).")
+      "`solver.relative_tolerance` defaults to; `SapSolverParameters` is not bound in pydrake).")
     w(f"- total run time of compare.py: {meta['elapsed']:.0f} s")
     w("")
     w("## Commands")

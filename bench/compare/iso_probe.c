@@ -145,8 +145,8 @@ int main(int argc, char **argv) {
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
   sd.worlds = worlds;
-  if (max_contacts > 0) sd.max_contacts = max_contacts;
-  if (max_candidates > 0) sd.max_candidates = max_candidates;
+  if (max_contacts > 0) sd.capacity.max_contacts = max_contacts;
+  if (max_candidates > 0) sd.capacity.max_candidates = max_candidates;
   isoSim *sim = NULL;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) return die("creating the sim", st);
 
@@ -192,7 +192,7 @@ int main(int argc, char **argv) {
       for (int w = 0; w < worlds; ++w) faulted += bits[w] != 0;
     printf("{\"worlds\": %d, \"warmup\": %lld, \"steps\": %lld, \"threads\": %d, \"wall_s\": %.6f, "
            "\"faulted_worlds\": %d, \"max_contacts\": %d, \"max_candidates\": %d}\n",
-           worlds, warmup, steps, iso_sim_threads(sim), wall, faulted, sd.max_contacts, sd.max_candidates);
+           worlds, warmup, steps, iso_sim_threads(sim), wall, faulted, sd.capacity.max_contacts, sd.capacity.max_candidates);
     free(bits);
     free(q);
     free(v);
@@ -250,7 +250,7 @@ int main(int argc, char **argv) {
           "{\"status\": %u, \"needed_candidates\": %d, \"needed_faces\": %d, \"needed_constraints\": %d, \"max_candidates\": %d, "
           "\"max_contacts\": %d, \"constraints\": %d, \"faces\": %d, \"area\": %.17g, \"newton_iterations\": %d, "
           "\"converged\": %d}\n",
-          bits, need_cand, need_faces, need_cons, sd.max_candidates, sd.max_contacts, nc, nf, area, ss.iterations, ss.converged);
+          bits, need_cand, need_faces, need_cons, sd.capacity.max_candidates, sd.capacity.max_contacts, nc, nf, area, ss.iterations, ss.converged);
   free(q);
   free(v);
   iso_sim_destroy(sim);

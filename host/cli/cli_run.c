@@ -323,8 +323,8 @@ static int run(const runArgs *a) {
   sd.worlds = (int)a->worlds;
   sd.backend = a->backend;
   sd.threads = (int)a->threads;
-  if (a->max_contacts > 0) sd.max_contacts = (int)a->max_contacts;
-  if (a->max_candidates > 0) sd.max_candidates = (int)a->max_candidates;
+  if (a->max_contacts > 0) sd.capacity.max_contacts = (int)a->max_contacts;
+  if (a->max_candidates > 0) sd.capacity.max_candidates = (int)a->max_candidates;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) {
     rc = fail("creating the sim", st);
     goto done;

@@ -166,21 +166,27 @@ static isoStatus build(sceneCtx *c, int *uf, int *child_of, int *root_of, int *b
     isoBodyDef b = iso_default_body_def();
     b.name = L->name;
     merge_mass(c, head, next, g, i, &b);
-    b.position[0] = L->X_WL.p.x;
-    b.position[1] = L->X_WL.p.y;
-    b.position[2] = L->X_WL.p.z;
-    b.quaternion[0] = L->X_WL.q.w;
-    b.quaternion[1] = L->X_WL.q.x;
-    b.quaternion[2] = L->X_WL.q.y;
-    b.quaternion[3] = L->X_WL.q.z;
     if (b.mass == 0) {
       st = iso_fail(ISO_ERR_INVALID, "%s:%d: <link name='%s'>: a free body needs a mass > 0, and this link and "
                     "the links fixed to it have none (a URDF link without <inertial> has no mass)",
                     L->file->path, L->inertial_line, L->name);
       break;
     }
-    if ((st = iso_model_add_body(m, &b, &body_of[g])) != ISO_OK)
+    if ((st = iso_model_add_body(m, &b, &body_of[g])) != ISO_OK) {
       st = located(st, L->file, L->inertial_line, "link", L->name);
+      break;
+    }
+    /* A free link starts where its pose puts it: the initial state of its floating joint. */
+    isoFreeBodyState x = iso_default_free_body_state();
+    x.position[0] = L->X_WL.p.x;
+    x.position[1] = L->X_WL.p.y;
+    x.position[2] = L->X_WL.p.z;
+    x.quaternion[0] = L->X_WL.q.w;
+    x.quaternion[1] = L->X_WL.q.x;
+    x.quaternion[2] = L->X_WL.q.y;
+    x.quaternion[3] = L->X_WL.q.z;
+    if ((st = iso_model_set_initial_state(m, body_of[g], &x)) != ISO_OK)
+      st = located(st, L->file, L->line, "link", L->name);
   }
   for (int i = 0; i < c->ngeom && st == ISO_OK; ++i) {
     const sceneGeom *sg = &c->geoms[i];

@@ -40,9 +40,12 @@ isoStatus iso_scene_tumbling_model(int nbody, double dt, isoModel **out) {
     bd.inertia[2] = mass / 12 * (a * a + b * b);
     bd.com[0] = 0.02;
     bd.com[1] = -0.01;
-    bd.position[0] = 0.5 * i;
-    bd.position[2] = 1.0;
-    st = iso_model_add_body(m, &bd, NULL);
+    isoFreeBodyState x = iso_default_free_body_state();
+    x.position[0] = 0.5 * i;
+    x.position[2] = 1.0;
+    int id = -1;
+    st = iso_model_add_body(m, &bd, &id);
+    if (st == ISO_OK) st = iso_model_set_initial_state(m, id, &x);
   }
   if (st == ISO_OK) st = iso_model_compile(m);
   if (st != ISO_OK) {

@@ -22,6 +22,12 @@ isoBodyDef iso_default_body_def(void) {
   memset(&d, 0, sizeof d);
   d.mass = 1.0;
   d.inertia[0] = d.inertia[1] = d.inertia[2] = 0.004; /* 2/5·m·r², r = 0.1 */
+  return d;
+}
+
+isoFreeBodyState iso_default_free_body_state(void) {
+  isoFreeBodyState d;
+  memset(&d, 0, sizeof d);
   d.quaternion[0] = 1.0;
   return d;
 }
@@ -60,6 +66,7 @@ void iso_model_destroy(isoModel *m) {
   if (!m) return;
   for (int i = 0; i < m->nbody; ++i) free((char *)m->body[i].name);
   free(m->body);
+  free(m->body_state);
   name_map_free(&m->body_names);
   model_geometry_free(m);
   hydro_free(&m->hydro);
@@ -83,8 +90,10 @@ isoStatus model_check_body(const isoBodyDef *d, const char *what) {
     return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0", what, d->mass);
   if (!all_finite(d->com, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: centre of mass is not finite", what);
-  isoStatus st = model_check_inertia(d->mass, d->inertia, what);
-  if (st != ISO_OK) return st;
+  return model_check_inertia(d->mass, d->inertia, what);
+}
+
+isoStatus model_check_free_body_state(const isoFreeBodyState *d, const char *what) {
   if (!all_finite(d->position, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: initial position is not finite", what);
   if (!all_finite(d->quaternion, 4))
@@ -121,10 +130,15 @@ isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
   if (find_body(m, name) >= 0)
     return iso_fail(ISO_ERR_INVALID, "%s: a body of that name already exists", what);
   if (m->nbody == m->body_cap) {
+    /* Both arrays grow before the capacity does: a failure in between leaves a larger array
+     * unused, never a capacity larger than an array. */
     int cap = m->body_cap ? 2 * m->body_cap : 8;
     isoBodyDef *b = (isoBodyDef *)realloc(m->body, (size_t)cap * sizeof *b);
     if (!b) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
     m->body = b;
+    isoFreeBodyState *x = (isoFreeBodyState *)realloc(m->body_state, (size_t)cap * sizeof *x);
+    if (!x) return iso_fail(ISO_ERR_NOMEM, "iso_model_add_body: out of memory");
+    m->body_state = x;
     m->body_cap = cap;
   }
   char *copy = (char *)malloc(strlen(name) + 1);
@@ -136,10 +150,8 @@ isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
   }
   isoBodyDef b = *def;
   b.name = copy;
-  double *q = b.quaternion;
-  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  for (int k = 0; k < 4; ++k) q[k] /= n;
   m->body[m->nbody] = b;
+  m->body_state[m->nbody] = iso_default_free_body_state();
   if (id) *id = m->nbody;
   m->nbody++;
   return ISO_OK;
@@ -153,6 +165,7 @@ isoStatus iso_model_validate(const isoModel *m) {
     char what[160];
     snprintf(what, sizeof what, "body '%.120s'", m->body[i].name);
     st = model_check_body(&m->body[i], what);
+    if (st == ISO_OK) st = model_check_free_body_state(&m->body_state[i], what);
     if (st != ISO_OK) return st;
   }
   for (int i = 0; i < m->ngeom; ++i) {
@@ -199,6 +212,35 @@ isoStatus iso_model_get_body(const isoModel *m, int id, isoBodyDef *out) {
   if (id < 0 || id >= m->nbody)
     return iso_fail(ISO_ERR_NOT_FOUND, "body index %d is out of range [0, %d)", id, m->nbody);
   *out = m->body[id];
+  return ISO_OK;
+}
+
+isoStatus iso_model_set_initial_state(isoModel *m, int body, const isoFreeBodyState *state) {
+  CHECK_NULL(m, "iso_model_set_initial_state");
+  CHECK_NULL(state, "iso_model_set_initial_state");
+  if (m->compiled)
+    return iso_fail(ISO_ERR_STATE, "iso_model_set_initial_state: the model is compiled and read-only");
+  if (body < 0 || body >= m->nbody)
+    return iso_fail(ISO_ERR_NOT_FOUND, "iso_model_set_initial_state: body index %d is out of range [0, %d)",
+                    body, m->nbody);
+  char what[160];
+  snprintf(what, sizeof what, "body '%.120s'", m->body[body].name);
+  isoStatus st = model_check_free_body_state(state, what);
+  if (st != ISO_OK) return st;
+  isoFreeBodyState x = *state;
+  double *q = x.quaternion;
+  double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  for (int k = 0; k < 4; ++k) q[k] /= n;
+  m->body_state[body] = x;
+  return ISO_OK;
+}
+
+isoStatus iso_model_get_initial_state(const isoModel *m, int id, isoFreeBodyState *out) {
+  CHECK_NULL(m, "iso_model_get_initial_state");
+  CHECK_NULL(out, "iso_model_get_initial_state");
+  if (id < 0 || id >= m->nbody)
+    return iso_fail(ISO_ERR_NOT_FOUND, "body index %d is out of range [0, %d)", id, m->nbody);
+  *out = m->body_state[id];
   return ISO_OK;
 }
 

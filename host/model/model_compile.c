@@ -52,12 +52,13 @@ typedef struct flatFill {
 static void fill_bodies(const isoModel *m, flatFill *o) {
   for (int b = 0; b < m->nbody; ++b) {
     const isoBodyDef *bd = &m->body[b];
+    const isoFreeBodyState *x = &m->body_state[b];
     real *q = o->q0 + RIGID_NQ * b, *v = o->v0 + RIGID_NV * b;
-    for (int k = 0; k < 4; ++k) q[k] = bd->quaternion[k];
+    for (int k = 0; k < 4; ++k) q[k] = x->quaternion[k];
     for (int k = 0; k < 3; ++k) {
-      q[4 + k] = bd->position[k];
-      v[k] = bd->angular_velocity[k];
-      v[3 + k] = bd->linear_velocity[k];
+      q[4 + k] = x->position[k];
+      v[k] = x->angular_velocity[k];
+      v[3 + k] = x->linear_velocity[k];
       o->body_com[3 * b + k] = bd->com[k];
     }
     o->body_mass[b] = bd->mass;

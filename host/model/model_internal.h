@@ -13,6 +13,8 @@ struct isoModel {
   int nbody;
   int body_cap;
   isoBodyDef *body; /* (nbody) as added; names owned (heap copies) */
+  isoFreeBodyState *body_state; /* (nbody) initial states, quaternions normalised; the default
+                                   until iso_model_set_initial_state */
   nameMap body_names; /* body name -> index, keys are the body names above */
   int ngeom;
   int geom_cap;
@@ -34,6 +36,9 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
 
 /* Check one body's values; `what` names it in messages ("body 'arm'"). */
 isoStatus model_check_body(const isoBodyDef *def, const char *what);
+
+/* Check a free body's initial state; `what` names the body in messages. */
+isoStatus model_check_free_body_state(const isoFreeBodyState *state, const char *what);
 
 /* Check an inertia (Ixx Iyy Izz Ixy Ixz Iyz) of a body of mass `mass`. */
 isoStatus model_check_inertia(double mass, const double *inertia6, const char *what);

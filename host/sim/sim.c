@@ -21,13 +21,13 @@ isoSimDef iso_default_sim_def(void) {
   d.backend = ISO_BACKEND_AUTO;
   d.threads = 0;
   d.cuda_stream = NULL;
-  d.max_contacts = 256;
-  d.max_candidates = 2048;
-  d.surface_representation = ISO_SURFACE_POLYGON;
-  d.contact_approximation = ISO_CONTACT_LAGGED;
-  d.sap_max_iterations = 100;
-  d.sap_relative_tolerance = 1e-6;
-  d.sap_on_failure = ISO_SAP_ACCEPT;
+  d.capacity.max_contacts = 256;
+  d.capacity.max_candidates = 2048;
+  d.contact.surface_representation = ISO_SURFACE_POLYGON;
+  d.contact.approximation = ISO_CONTACT_LAGGED;
+  d.solver.max_iterations = 100;
+  d.solver.relative_tolerance = 1e-6;
+  d.solver.on_failure = ISO_SAP_ACCEPT;
   return d;
 }
 
@@ -48,25 +48,27 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->worlds < 1) return iso_fail(ISO_ERR_INVALID, "iso_sim_create: worlds = %d, must be >= 1", d->worlds);
   if (d->threads < 0)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: threads = %d, must be >= 0 (0 = default)", d->threads);
-  if (d->max_contacts < 1)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: max_contacts = %d, capacities must be >= 1",
-                    d->max_contacts);
-  if (d->max_candidates < 1)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: max_candidates = %d, capacities must be >= 1",
-                    d->max_candidates);
-  if (d->surface_representation != ISO_SURFACE_POLYGON && d->surface_representation != ISO_SURFACE_TRIANGLE)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown surface_representation %d",
-                    d->surface_representation);
-  if (d->contact_approximation != ISO_CONTACT_CONVEX && d->contact_approximation != ISO_CONTACT_LAGGED &&
-      d->contact_approximation != ISO_CONTACT_SIMILAR)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact_approximation %d", d->contact_approximation);
-  if (d->sap_max_iterations < 1)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: sap_max_iterations = %d, must be >= 1", d->sap_max_iterations);
-  if (!(d->sap_relative_tolerance > 0) || !isfinite(d->sap_relative_tolerance))
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: sap_relative_tolerance %g must be finite and > 0",
-                    d->sap_relative_tolerance);
-  if (d->sap_on_failure != ISO_SAP_ACCEPT && d->sap_on_failure != ISO_SAP_FREEZE)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown sap_on_failure %d", d->sap_on_failure);
+  /* Each message names the field by its path in the def, as a caller would write it. */
+  if (d->capacity.max_contacts < 1)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_contacts = %d, capacities must be >= 1",
+                    d->capacity.max_contacts);
+  if (d->capacity.max_candidates < 1)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_candidates = %d, capacities must be >= 1",
+                    d->capacity.max_candidates);
+  /* Enums arrive from callers (and bindings) as plain integers: any value can show up. */
+  const int rep = (int)d->contact.surface_representation, approx = (int)d->contact.approximation;
+  if (rep != ISO_SURFACE_POLYGON && rep != ISO_SURFACE_TRIANGLE)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact.surface_representation %d", rep);
+  if (approx != ISO_CONTACT_CONVEX && approx != ISO_CONTACT_LAGGED && approx != ISO_CONTACT_SIMILAR)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact.approximation %d", approx);
+  if (d->solver.max_iterations < 1)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: solver.max_iterations = %d, must be >= 1",
+                    d->solver.max_iterations);
+  if (!(d->solver.relative_tolerance > 0) || !isfinite(d->solver.relative_tolerance))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: solver.relative_tolerance %g must be finite and > 0",
+                    d->solver.relative_tolerance);
+  if ((int)d->solver.on_failure != ISO_SAP_ACCEPT && (int)d->solver.on_failure != ISO_SAP_FREEZE)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown solver.on_failure %d", (int)d->solver.on_failure);
   if (d->backend != ISO_BACKEND_CPU && d->backend != ISO_BACKEND_CUDA && d->backend != ISO_BACKEND_AUTO)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown backend kind %d", (int)d->backend);
   return ISO_OK;

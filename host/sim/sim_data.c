@@ -31,12 +31,12 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.posed = m->ngeom;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
-  z.cand = z.pairs ? 3L * s->def.max_candidates : 0;
-  z.max_list = (long)s->def.max_contacts + m->nfallback;
+  z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;
+  z.max_list = (long)s->def.capacity.max_contacts + m->nfallback;
   z.npoint = m->nfallback;
   z.sap_nv = s->nv;
   z.a_blocks = 36L * s->nbody;
-  z.max_con = s->def.max_contacts;
+  z.max_con = s->def.capacity.max_contacts;
   z.origins = 3L * s->nbody;
   return z;
 }

@@ -70,7 +70,7 @@ isoStatus sim_select(const isoSim *s, isoWorlds w, const char *fn, simSel *out) 
       for (int i = 0; i < s->nworld; ++i) out->n += w.mask[i] != 0;
       return ISO_OK;
     default:
-      return iso_fail(ISO_ERR_INVALID, "%s: unknown world selection kind %d", fn, w.kind);
+      return iso_fail(ISO_ERR_INVALID, "%s: unknown world selection kind %d", fn, (int)w.kind);
   }
 }
 

@@ -28,7 +28,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   const int ng = m->ngeom, na = mh->nasset, np = mh->npair;
   /* the CPU loops index (world, item) with an int */
   const long long items = (long long)s->nworld * (ng > np ? ng : np);
-  if (items > 2147483647LL || (long long)s->nworld * s->def.max_candidates > 2147483647LL)
+  if (items > 2147483647LL || (long long)s->nworld * s->def.capacity.max_candidates > 2147483647LL)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds x %d geometries (or pairs, or candidates) is "
                     "too large a batch", s->nworld, ng > np ? ng : np);
   c->nasset = na;
@@ -78,10 +78,10 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
 
   /* per-world work buffers */
   hydroWork *w = &c->work;
-  w->max_cand = s->def.max_candidates;
-  w->max_face = s->def.max_contacts;
-  w->max_list = s->def.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
-  w->triangles = s->def.surface_representation == ISO_SURFACE_TRIANGLE;
+  w->max_cand = s->def.capacity.max_candidates;
+  w->max_face = s->def.capacity.max_contacts;
+  w->max_list = s->def.capacity.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
+  w->triangles = s->def.contact.surface_representation == ISO_SURFACE_TRIANGLE;
   w->cand_stride = 3L * w->max_cand;
   /* the per-world arrays live in the sim's data table (host/sim/sim_data.h) */
   w->X_WG = s->X_WG; /* poses serve point contact too */

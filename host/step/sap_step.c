@@ -76,7 +76,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   const modelHydro *h = &m->hydro;
   p->enabled = h->npair > 0 || h->nfallback > 0;
   if (!p->enabled) return ISO_OK;
-  const size_t W = (size_t)s->nworld, nv = (size_t)s->nv, mc = (size_t)s->def.max_contacts;
+  const size_t W = (size_t)s->nworld, nv = (size_t)s->nv, mc = (size_t)s->def.capacity.max_contacts;
   const int ng = m->ngeom;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;
@@ -97,7 +97,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   const int *gbody_dev = s->md.geom_body;
 
   p->mat.geom_body = gbody_dev;
-  p->mat.model = s->def.contact_approximation;
+  p->mat.model = s->def.contact.approximation;
   p->mat.stiction_tolerance = SAP_DEFAULT_STICTION_TOLERANCE;
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
@@ -117,9 +117,9 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->nv = (int)nv;
   B->max_con = (int)mc;
   B->set = sap_default_settings();
-  B->set.max_iterations = s->def.sap_max_iterations;
-  B->set.rel_tol = s->def.sap_relative_tolerance;
-  B->set.freeze_on_failure = s->def.sap_on_failure == ISO_SAP_FREEZE;
+  B->set.max_iterations = s->def.solver.max_iterations;
+  B->set.rel_tol = s->def.solver.relative_tolerance;
+  B->set.freeze_on_failure = s->def.solver.on_failure == ISO_SAP_FREEZE;
   B->v = s->v;
   B->vstar = p->vstar;
   B->A = p->A;

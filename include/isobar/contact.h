@@ -75,8 +75,9 @@ isoStatus iso_sim_contact_wrench(const isoSim *sim, int world, int geometry_a, i
 isoStatus iso_sim_pair_kind(const isoSim *sim, int geometry_a, int geometry_b, isoPairKind *kind);
 
 /* After an overflow in world `world`: the capacities that would have been needed at the last
- * update — max_candidates, max_contacts for faces, max_contacts for constraints (faces plus
- * point contacts) — each 0 when that list did not overflow. needed_constraints may be NULL. */
+ * update — isoSimDef.capacity.max_candidates, capacity.max_contacts for faces,
+ * capacity.max_contacts for constraints (faces plus point contacts) — each 0 when that list did
+ * not overflow. needed_constraints may be NULL. */
 isoStatus iso_sim_get_overflow(const isoSim *sim, int world, int *needed_candidates, int *needed_faces,
                                int *needed_constraints);
 
@@ -93,10 +94,13 @@ isoStatus iso_sim_write_meshes_vtk(const isoSim *sim, int world, const char *pre
  * gradients, at its centroid) or a point contact. Frame C has Cz = the normal pointing out of
  * body A into body B; the impulse γ acts on body B at the point, −γ on A (reference §3). */
 
-enum { ISO_CONSTRAINT_FACE = 0, ISO_CONSTRAINT_POINT = 1 };
+typedef enum isoConstraintKind {
+  ISO_CONSTRAINT_FACE = 0, /* a hydroelastic contact face */
+  ISO_CONSTRAINT_POINT = 1 /* a point contact */
+} isoConstraintKind;
 
 typedef struct isoContactResult {
-  int kind;                  /* ISO_CONSTRAINT_FACE or ISO_CONSTRAINT_POINT */
+  isoConstraintKind kind;    /* what the constraint stands for */
   int geometry_a, geometry_b; /* A is geometry M of a face */
   int body_a, body_b;        /* -1: the world */
   int face;                  /* faces: index into iso_sim_get_contact_faces' list; else -1 */

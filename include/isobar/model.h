@@ -22,28 +22,34 @@ typedef struct isoModelDef {
                                    √(allowance/|g|)/allowance, m_max the heaviest body */
 } isoModelDef;
 
-/* A free rigid body (6 degrees of freedom). The body frame B has its origin Bo; mass
- * properties are given about the centre of mass in B. Its generalized coordinates follow
+/* A rigid body's inertial definition. The body frame B has its origin Bo; mass properties are
+ * given about the centre of mass in B. Where the body starts is not part of it: that belongs to
+ * the joint that moves it (for a free body, its floating joint: isoFreeBodyState). */
+typedef struct isoBodyDef {
+  const char *name;  /* unique name (copied); NULL gives "body<index>"; default NULL */
+  double mass;       /* kg, finite and > 0; default 1 */
+  double com[3];     /* centre of mass in B, m; default 0 */
+  double inertia[6]; /* rotational inertia about the COM in B: Ixx Iyy Izz Ixy Ixz Iyz (the
+                        matrix entries, kg m²); positive definite and obeying the triangle
+                        inequality; default that of a solid sphere of mass 1 and radius 0.1:
+                        (0.004, 0.004, 0.004, 0, 0, 0) */
+} isoBodyDef;
+
+/* The initial state of a free body (6 degrees of freedom). Its generalized coordinates follow
  * Drake's quaternion floating joint: q = [qw qx qy qz px py pz] (R_WB, p_WBo) and
  * v = [wx wy wz vx vy vz] (angular velocity of B and velocity of Bo, both in the world frame). */
-typedef struct isoBodyDef {
-  const char *name;          /* unique name (copied); NULL gives "body<index>"; default NULL */
-  double mass;               /* kg, finite and > 0; default 1 */
-  double com[3];             /* centre of mass in B, m; default 0 */
-  double inertia[6];         /* rotational inertia about the COM in B: Ixx Iyy Izz Ixy Ixz Iyz
-                                (the matrix entries, kg m²); positive definite and obeying the
-                                triangle inequality; default that of a solid sphere of mass 1
-                                and radius 0.1: (0.004, 0.004, 0.004, 0, 0, 0) */
-  double position[3];        /* initial p_WBo, m; default 0 */
-  double quaternion[4];      /* initial R_WB as (w, x, y, z), non-zero (normalised when added);
-                                default identity */
-  double angular_velocity[3]; /* initial w_WB in W, rad/s; default 0 */
-  double linear_velocity[3];  /* initial v_WBo in W, m/s; default 0 */
-} isoBodyDef;
+typedef struct isoFreeBodyState {
+  double position[3];         /* p_WBo, m, finite; default 0 */
+  double quaternion[4];       /* R_WB as (w, x, y, z), finite and non-zero (normalised when set);
+                                 default identity (1, 0, 0, 0) */
+  double angular_velocity[3]; /* w_WB in W, rad/s, finite; default 0 */
+  double linear_velocity[3];  /* v_WBo in W, m/s, finite; default 0 */
+} isoFreeBodyState;
 
 /* Defaults as documented on each field. */
 isoModelDef iso_default_model_def(void);
 isoBodyDef iso_default_body_def(void);
+isoFreeBodyState iso_default_free_body_state(void);
 
 /* Create an empty model. `def` may be NULL for the defaults. ISO_ERR_INVALID for a non-finite
  * gravity or a time step that is not finite and positive. */
@@ -52,11 +58,18 @@ isoStatus iso_model_create(const isoModelDef *def, isoModel **out);
 /* Free a model (NULL is fine). Sims created from it stay valid. */
 void iso_model_destroy(isoModel *model);
 
-/* Add a free rigid body; *id (may be NULL) receives its index. The body is validated here and
- * rejected, leaving the model unchanged, with a message naming it: non-finite values, mass
- * <= 0, an inertia that is not positive definite or violates the triangle inequality, a zero
- * quaternion, a duplicate name. ISO_ERR_STATE once the model is compiled. */
+/* Add a free rigid body; *id (may be NULL) receives its index. It starts at the origin at rest
+ * (iso_default_free_body_state) until iso_model_set_initial_state says otherwise. The body is
+ * validated here and rejected, leaving the model unchanged, with a message naming it:
+ * non-finite values, mass <= 0, an inertia that is not positive definite or violates the
+ * triangle inequality, a duplicate name. ISO_ERR_STATE once the model is compiled. */
 isoStatus iso_model_add_body(isoModel *model, const isoBodyDef *def, int *id);
+
+/* Set where free body `body` starts (every world of a sim starts there, and iso_sim_reset
+ * returns there). Validated here and rejected, leaving the model unchanged, with a message
+ * naming the body: non-finite values, a zero quaternion (a non-zero one is stored normalised).
+ * ISO_ERR_NOT_FOUND for a body index out of range, ISO_ERR_STATE once the model is compiled. */
+isoStatus iso_model_set_initial_state(isoModel *model, int body, const isoFreeBodyState *state);
 
 /* Validate the whole model (every check add_body makes, again, plus model-level ones). */
 isoStatus iso_model_validate(const isoModel *model);
@@ -75,6 +88,10 @@ isoStatus iso_model_find_body(const isoModel *model, const char *name, int *id);
 
 /* A copy of body `id` as it was added (name pointer owned by the model). */
 isoStatus iso_model_get_body(const isoModel *model, int id, isoBodyDef *out);
+
+/* The initial state of body `id` as stored (quaternion normalised); the default state when none
+ * was set. */
+isoStatus iso_model_get_initial_state(const isoModel *model, int id, isoFreeBodyState *out);
 
 /* The model's world-level settings. */
 isoStatus iso_model_get_def(const isoModel *model, isoModelDef *out);

@@ -17,51 +17,82 @@ extern "C" {
 
 typedef struct isoSim isoSim;
 
-typedef struct isoSimDef {
-  int worlds;            /* number of worlds, >= 1; default 1 */
-  isoBackendKind backend; /* default ISO_BACKEND_AUTO */
-  int threads;           /* CPU threads, 0 = OpenMP's default (OMP_NUM_THREADS); default 0 */
-  void *cuda_stream;     /* a cudaStream_t to queue the sim's work on, or NULL for the sim's own */
-  int max_contacts;      /* per-world capacity of contact faces and of contact constraints (point
-                            contacts plus hydroelastic faces), >= 1; default 256. Reserves 256
-                            bytes per unit per world (a contact record and a constraint) */
-  int max_candidates;    /* per-world capacity of candidate element pairs from the mid phase
-                            (each may become one contact polygon), >= 1; default 2048. Reserves
-                            12 bytes per unit per world (element indices). Two overlapping
-                            sphere meshes can need thousands; an overflow reports the number
-                            needed */
-  int surface_representation; /* ISO_SURFACE_POLYGON (default, one face per polygon, as Drake's
-                                 discrete plant) or ISO_SURFACE_TRIANGLE (each polygon fanned
-                                 into triangles around its centroid) */
-  int contact_approximation; /* ISO_CONTACT_LAGGED (default, as Drake), ISO_CONTACT_SIMILAR or
-                                ISO_CONTACT_CONVEX (Drake's "sap") */
-  int sap_max_iterations;    /* Newton iterations per step before a world is "not converged";
-                                default 100 (Drake's) */
-  double sap_relative_tolerance; /* SAP's relative stopping tolerance ε_r; default 1e-6 */
-  int sap_on_failure;        /* ISO_SAP_ACCEPT (default): a world whose solver hits the iteration
-                                limit keeps the last iterate and gets ISO_WORLD_NOT_CONVERGED;
-                                ISO_SAP_FREEZE: it is also frozen */
-} isoSimDef;
+/* How contact surfaces are handed to the solver. */
+typedef enum isoSurfaceRepresentation {
+  ISO_SURFACE_POLYGON = 0, /* one face per polygon, as Drake's discrete plant */
+  ISO_SURFACE_TRIANGLE = 1 /* each polygon fanned into triangles around its centroid */
+} isoSurfaceRepresentation;
 
-enum { ISO_SURFACE_POLYGON = 0, ISO_SURFACE_TRIANGLE = 1 };
 /* Discrete contact approximations (reference §5.3–5.4); the values match the kernels'. */
-enum { ISO_CONTACT_CONVEX = 0, ISO_CONTACT_LAGGED = 1, ISO_CONTACT_SIMILAR = 2 };
-enum { ISO_SAP_ACCEPT = 0, ISO_SAP_FREEZE = 1 };
+typedef enum isoContactApproximation {
+  ISO_CONTACT_CONVEX = 0, /* Drake's "sap" */
+  ISO_CONTACT_LAGGED = 1, /* Drake's "lagged" */
+  ISO_CONTACT_SIMILAR = 2 /* Drake's "similar" */
+} isoContactApproximation;
+
+/* What a world does when its solver hits the iteration limit. */
+typedef enum isoSapOnFailure {
+  ISO_SAP_ACCEPT = 0, /* keep the last iterate; the world gets ISO_WORLD_NOT_CONVERGED */
+  ISO_SAP_FREEZE = 1  /* as ACCEPT, and the world is also frozen */
+} isoSapOnFailure;
+
+/* Per-world buffer capacities, fixed at creation: a step never allocates, so a world that needs
+ * more reports an overflow (with the number needed) instead of growing. */
+typedef struct isoCapacityDef {
+  int max_contacts;   /* contact faces and contact constraints (point contacts plus hydroelastic
+                         faces) per world, >= 1; default 256. Reserves 256 bytes per unit per
+                         world (a contact record and a constraint) */
+  int max_candidates; /* candidate element pairs from the mid phase per world (each may become
+                         one contact polygon), >= 1; default 2048. Reserves 12 bytes per unit per
+                         world (element indices). Two overlapping sphere meshes can need
+                         thousands */
+} isoCapacityDef;
+
+/* How contact is modelled. */
+typedef struct isoContactDef {
+  isoSurfaceRepresentation surface_representation; /* default ISO_SURFACE_POLYGON (as Drake) */
+  isoContactApproximation approximation;           /* default ISO_CONTACT_LAGGED (as Drake) */
+} isoContactDef;
+
+/* The SAP solver's stopping rules. */
+typedef struct isoSolverDef {
+  int max_iterations;        /* Newton iterations per step before a world is "not converged",
+                                >= 1; default 100 (Drake's) */
+  double relative_tolerance; /* relative stopping tolerance ε_r, finite and > 0 (dimensionless);
+                                default 1e-6 (Drake's) */
+  isoSapOnFailure on_failure; /* default ISO_SAP_ACCEPT */
+} isoSolverDef;
+
+typedef struct isoSimDef {
+  int worlds;             /* number of worlds, >= 1; default 1 */
+  isoBackendKind backend; /* default ISO_BACKEND_AUTO */
+  int threads;            /* CPU threads, >= 0, 0 = OpenMP's default (OMP_NUM_THREADS); default 0 */
+  void *cuda_stream;      /* a cudaStream_t to queue the sim's work on, or NULL (default) for the
+                             sim's own */
+  isoCapacityDef capacity; /* per-world buffer sizes */
+  isoContactDef contact;   /* contact model */
+  isoSolverDef solver;     /* SAP solver settings */
+} isoSimDef;
 
 /* Defaults as documented on each field. */
 isoSimDef iso_default_sim_def(void);
 
 /* A selection of worlds for get/set/reset calls. Values exchanged with a selection are packed
  * world after world in selection order (ascending world index for ALL and MASK). */
+typedef enum isoWorldsKind {
+  ISO_WORLDS_ALL = 0,  /* every world */
+  ISO_WORLDS_ONE = 1,  /* isoWorlds.world alone */
+  ISO_WORLDS_LIST = 2, /* the isoWorlds.count indices of isoWorlds.list */
+  ISO_WORLDS_MASK = 3  /* the worlds whose byte in isoWorlds.mask is non-zero */
+} isoWorldsKind;
+
 typedef struct isoWorlds {
-  int kind;                  /* ISO_WORLDS_* */
+  isoWorldsKind kind;        /* which of the fields below select */
   int world;                 /* ONE: the world index */
   const int *list;           /* LIST: world indices (any order, repeats allowed for get) */
   int count;                 /* LIST: number of entries */
   const unsigned char *mask; /* MASK: one byte per world, non-zero = selected */
 } isoWorlds;
-
-enum { ISO_WORLDS_ALL = 0, ISO_WORLDS_ONE = 1, ISO_WORLDS_LIST = 2, ISO_WORLDS_MASK = 3 };
 
 /* Every world. */
 isoWorlds iso_worlds_all(void);
@@ -73,7 +104,8 @@ isoWorlds iso_worlds_list(const int *worlds, int count);
 isoWorlds iso_worlds_mask(const unsigned char *mask);
 
 /* Create a sim of def->worlds worlds of a compiled model. Every world starts in the model's
- * initial state. ISO_ERR_INVALID for zero worlds or zero capacities, ISO_ERR_STATE for a model
+ * initial state. ISO_ERR_INVALID for a def field out of range (the message names
+ * it by its path, e.g. "capacity.max_contacts"), ISO_ERR_STATE for a model
  * that is not compiled, ISO_ERR_BACKEND when the backend asked for is not usable (the message
  * says why; AUTO never fails for that reason and falls back to CPU). */
 isoStatus iso_sim_create(const isoModel *model, const isoSimDef *def, isoSim **out);

@@ -9,7 +9,7 @@ extern "C" {
 /* Faults recorded during a step. A frozen world (ISO_WORLD_FROZEN) stops changing and later
  * steps skip it until iso_sim_reset; the other worlds keep stepping, bit for bit as without
  * it. Test ISO_WORLD_FROZEN to know whether a world still moves: every fault bit freezes except
- * ISO_WORLD_NOT_CONVERGED, which freezes only under ISO_SAP_FREEZE (isoSimDef.sap_on_failure).
+ * ISO_WORLD_NOT_CONVERGED, which freezes only under ISO_SAP_FREEZE (isoSimDef.solver.on_failure).
  * Bits stay set until iso_sim_reset. */
 #define ISO_WORLD_NONFINITE 0x1u     /* a position or velocity became NaN or infinite */
 #define ISO_WORLD_NOT_SPD 0x2u       /* a matrix that must be positive definite was not (Cholesky info > 0) */

@@ -61,14 +61,14 @@ int tb_add_ground(isoModel *m, double mu, int model) {
   return id;
 }
 
-isoSim *tb_sim(isoModel *m, int worlds, int threads, int approximation) {
+isoSim *tb_sim(isoModel *m, int worlds, int threads, isoContactApproximation approximation) {
   cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = worlds;
   sd.backend = ISO_BACKEND_CPU;
   sd.threads = threads;
-  sd.contact_approximation = approximation;
-  sd.max_candidates = 4096;
+  sd.contact.approximation = approximation;
+  sd.capacity.max_candidates = 4096;
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   return s;

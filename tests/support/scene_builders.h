@@ -24,7 +24,7 @@ int tb_add_ball(isoModel *m, const char *name, double radius, double mass, doubl
 /* The rigid ground half-space z <= 0 with friction mu (point stiffness huge: rigid for point contact). */
 int tb_add_ground(isoModel *m, double mu, int model);
 /* A CPU sim of `worlds` worlds with `threads` threads. */
-isoSim *tb_sim(isoModel *m, int worlds, int threads, int approximation);
+isoSim *tb_sim(isoModel *m, int worlds, int threads, isoContactApproximation approximation);
 /* Set body `b` of world w at position p, identity orientation, zero velocity. */
 void tb_place(isoSim *s, int w, int b, double x, double y, double z);
 
