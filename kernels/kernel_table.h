@@ -18,6 +18,7 @@
 #include "kernels/step/items.h"
 
 #define ISO_KERNELS(K)                         \
+  K(body_pose, kinArgs, 128)                   \
   K(hs_pose, collideArgs, 128)                 \
   K(hs_count, collideArgs, 128)                \
   K(hs_scan, collideArgs, 128)                 \

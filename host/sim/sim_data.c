@@ -29,6 +29,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.contact = m->npair > 0 || m->nfallback > 0;
   if (!z.contact) return z; /* nothing can touch: no collision or solver arrays */
   z.posed = m->ngeom;
+  z.bodies = s->nbody;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
   z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;

@@ -30,6 +30,7 @@
 typedef struct simSizes {
   long nq, nv;       /* generalized positions and velocities */
   long posed;        /* geometries whose world poses are kept (all of them when anything can touch) */
+  long bodies;       /* bodies whose world poses are kept (all of them when anything can touch) */
   long npair;        /* hydroelastic pairs */
   long pairs;        /* 1 when there is a hydroelastic pair */
   long cand;         /* candidate ints: element of M, of N, records made (3 per candidate) */
@@ -48,7 +49,8 @@ typedef struct simSizes {
   X(real, v, z->nv, "solve", SIM_RESET_INIT)                  /* generalized velocities */              \
   X(real, time, 1, "integrate", SIM_RESET_ZERO)               /* simulated time, s */                   \
   X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
-  /* collision (stages 1-4) */                                                                          \
+  /* kinematics and collision (stages 1-4) */                                                          \
+  X(xform, X_WB, z->bodies, "kinematics", SIM_RESET_KEEP)     /* body poses in the world */             \
   X(xform, X_WG, z->posed, "kinematics", SIM_RESET_KEEP)      /* geometry poses in the world */          \
   X(int, pair_count, z->npair, "mid phase", SIM_RESET_KEEP)   /* candidates per pair */                 \
   X(int, pair_off, z->npair, "mid phase", SIM_RESET_KEEP)     /* their scanned offsets */               \

@@ -19,14 +19,18 @@ isoStatus contact_update(isoSim *s) {
   c->updated = 1;
   if (!c->work.X_WG) return ISO_OK; /* nothing in the model can touch */
   c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world: read it as it is now */
+  const long nw = s->nworld;
+  /* stage 1: body poses from q (the only read of q), then geometry poses */
+  kinArgs k;
+  k.q = s->q, k.nq = s->nq, k.nbody = s->nbody, k.X_WB = s->X_WB;
+  isoStatus st = launch_body_pose(&s->be, nw * s->nbody, &k);
   collideArgs a;
   a.H = c->dev;
   a.W = c->work;
-  a.q = s->q;
-  a.nq = s->nq;
+  a.X_WB = s->X_WB;
+  a.nbody = s->nbody;
   a.status = s->status;
-  const long nw = s->nworld;
-  isoStatus st = launch_hs_pose(&s->be, nw * a.H.ngeom, &a);
+  if (st == ISO_OK) st = launch_hs_pose(&s->be, nw * a.H.ngeom, &a);
   if (st != ISO_OK || a.H.npair == 0) return st; /* poses only: point contact uses them */
   if (st == ISO_OK) st = launch_hs_count(&s->be, nw * a.H.npair, &a);
   if (st == ISO_OK) st = launch_hs_scan(&s->be, nw, &a);

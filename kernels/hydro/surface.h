@@ -102,15 +102,12 @@ static inline ISO_HD bvhTree hs_tree(const hydroDev *H, int asset) {
 }
 
 /* ---- pose: item (world, geometry) ---------------------------------------------------------- */
+/* X_WB_world: this world's body poses (stage 1, kernels/rigid/kinematics.h). */
 static inline ISO_HD void hs_pose_item(const hydroDev *H, const hydroWork *W, int world, int g,
-                                       const real *q_world) {
+                                       const xform *X_WB_world) {
   xform X = H->geom_X_BG[g];
   int b = H->geom_body[g];
-  if (b >= 0) {
-    const real *qb = q_world + 7 * b;
-    xform X_WB = xf_make(quat_make(qb[0], qb[1], qb[2], qb[3]), v3(qb[4], qb[5], qb[6]));
-    X = xf_mul(X_WB, X);
-  }
+  if (b >= 0) X = xf_mul(X_WB_world[b], X);
   W->X_WG[(long)world * H->ngeom + g] = X;
 }
 

@@ -10,20 +10,21 @@
 
 #include "kernels/hydro/surface.h"
 #include "kernels/rigid/free_body.h"
+#include "kernels/rigid/kinematics.h"
 
-/* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the state. */
+/* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the poses. */
 typedef struct collideArgs {
   hydroDev H;
   hydroWork W;
-  const real *q;    /* (nworld, nq) */
-  int nq;
-  uint32_t *status; /* (nworld) */
+  const xform *X_WB; /* (nworld, nbody) body poses from stage 1 */
+  int nbody;
+  uint32_t *status;  /* (nworld) */
 } collideArgs;
 
 /* i = world·ngeom + geometry */
 static inline ISO_HD void hs_pose_item_at(const collideArgs *a, long i) {
   const int w = (int)(i / a->H.ngeom), g = (int)(i % a->H.ngeom);
-  hs_pose_item(&a->H, &a->W, w, g, a->q + (long)w * a->nq);
+  hs_pose_item(&a->H, &a->W, w, g, a->X_WB + (long)w * a->nbody);
 }
 /* i = world·npair + pair */
 static inline ISO_HD void hs_count_item_at(const collideArgs *a, long i) {
