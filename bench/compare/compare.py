@@ -211,7 +211,7 @@ def run_with_capacity(iso_file, steps, iv, rec):
     caps, first = {}, None
     for _ in range(6):
         cmd = [ISOBAR, "run", iso_file, "--worlds", "1", "--steps", str(steps), "--backend", "cpu", "--threads", "1",
-               "--record", rec] + [x for k, v in caps.items() for x in (k, str(v))] + iv_args(iv)
+               "--allow-faults", "--record", rec] + [x for k, v in caps.items() for x in (k, str(v))] + iv_args(iv)
         p = subprocess.run(cmd, capture_output=True, text=True)
         if p.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}")

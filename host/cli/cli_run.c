@@ -41,9 +41,12 @@ static void run_usage(FILE *f) {
           "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n"
           "  --max-candidates N  per-world capacity of candidate element pairs (default 2048)\n"
           "  --quiet        print only errors and the JSON line\n"
+          "  --allow-faults exit 0 even when worlds faulted (for runs that expect some)\n"
           "\n"
-          "A world whose lists outgrow a capacity is frozen; the run says so on stderr with the\n"
-          "capacity it needed, and the JSON line counts it in faulted_worlds.\n"
+          "A world that faults (non-finite state, lists over a capacity, solver failure) is frozen;\n"
+          "the run says so on stderr with the cause (and the capacity it needed), the JSON line\n"
+          "counts such worlds in faulted_worlds and names every fault bit seen in faults, and the\n"
+          "exit code is 3 unless --allow-faults. Exit codes: 0 ok, 1 error, 2 usage, 3 faults.\n"
           "\n"
           "state_hash is FNV-1a 64 over the bytes of the final q of every world, then v of every\n"
           "world, as 16 hex digits: two runs with the same hash ended in bitwise the same state.\n"
@@ -199,7 +202,7 @@ typedef struct runArgs {
   const char *scene, *record, *surfaces;
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
-  int strict, quiet;
+  int strict, quiet, allow_faults;
   isoBackendKind backend;
   initVel *iv;
   int niv;
@@ -259,6 +262,8 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       a->strict = 1;
     } else if (strcmp(o, "--quiet") == 0) {
       a->quiet = 1;
+    } else if (strcmp(o, "--allow-faults") == 0) {
+      a->allow_faults = 1;
     } else if (o[0] == '-' && o[1] != '\0') {
       fprintf(stderr, "isobar run: unknown option '%s' (try isobar run --help)\n", o);
       return 2;
@@ -296,6 +301,22 @@ static void print_state(const isoModel *m, const isoSim *sim) {
   }
   free(q);
   free(v);
+}
+
+/* The names of the fault bits set in `bits`, as JSON strings (no brackets). */
+static void print_fault_names(uint32_t bits) {
+  static const struct {
+    uint32_t bit;
+    const char *name;
+  } names[] = {{ISO_WORLD_NONFINITE, "nonfinite"},   {ISO_WORLD_NOT_SPD, "not_spd"},
+               {ISO_WORLD_OVERFLOW, "overflow"},     {ISO_WORLD_NOT_CONVERGED, "not_converged"},
+               {ISO_WORLD_LINE_SEARCH, "line_search"}, {ISO_WORLD_FROZEN, "frozen"}};
+  int first = 1;
+  for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
+    if (bits & names[k].bit) {
+      printf("%s\"%s\"", first ? "" : ", ", names[k].name);
+      first = 0;
+    }
 }
 
 static int run(const runArgs *a) {
@@ -381,13 +402,17 @@ static int run(const runArgs *a) {
   if (a->surfaces && write_surfaces(a->surfaces, sim) != 0) goto done;
 
   int faulted = 0;
+  uint32_t bits = 0; /* every fault bit of every world */
   uint32_t *status = (uint32_t *)calloc((size_t)a->worlds, sizeof(uint32_t));
   if (!status || iso_sim_get_status(sim, iso_worlds_all(), status) != ISO_OK) {
     free(status);
     rc = fail("reading the status", ISO_ERR_NOMEM);
     goto done;
   }
-  for (long long w = 0; w < a->worlds; ++w) faulted += (status[w] & ISO_WORLD_FROZEN) != 0;
+  for (long long w = 0; w < a->worlds; ++w) {
+    faulted += (status[w] & ISO_WORLD_FROZEN) != 0;
+    bits |= status[w];
+  }
   explain_faults(sim, status, a->worlds);
   free(status);
   if (!a->quiet) print_state(model, sim);
@@ -405,11 +430,13 @@ static int run(const runArgs *a) {
   json_string(stdout, a->scene);
   printf(", \"worlds\": %lld, \"bodies\": %d, \"geometries\": %d, \"steps\": %lld, \"dt\": %.10g, \"backend\": \"%s\", "
          "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"contact_faces\": %lld, \"contact_points\": %lld, "
-         "\"faulted_worlds\": %d, \"report_lines\": %d, \"state_hash\": \"%016llx\", \"bytes_per_world\": %zu}\n",
+         "\"faulted_worlds\": %d, \"faults\": [",
          a->worlds, iso_model_body_count(model), iso_model_geometry_count(model), a->steps, iso_sim_time_step(sim),
-         iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, nfaces, npoints, faulted,
+         iso_backend_name(iso_sim_backend(sim)), iso_sim_threads(sim), wall, wsps, nfaces, npoints, faulted);
+  print_fault_names(bits);
+  printf("], \"report_lines\": %d, \"state_hash\": \"%016llx\", \"bytes_per_world\": %zu}\n",
          iso_load_report_count(report), (unsigned long long)hash, world_bytes);
-  rc = 0;
+  rc = bits && !a->allow_faults ? 3 : 0;
 done:
   record_csv_abort(&rec); /* a recording is kept only when the run completed (closed above) */
   iso_sim_destroy(sim);
