@@ -276,6 +276,19 @@ Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
   free(err);
 }
 
+/* More worlds than the memory holds are refused at once, with the largest number that fits,
+ * before anything is allocated (16M worlds of the five-box stack would need ~1.6 TB). */
+Test(cli_run, too_many_worlds_are_refused_with_the_number_that_fits) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --worlds 16777216 --steps 1 --backend cpu --quiet",
+           src("examples/stack_of_five_boxes.sdf"));
+  cr_assert_eq(run(args, &out, &err), 1, "stderr: %s", err);
+  has(err, "16777216 worlds need");
+  has(err, "worlds of this model fit");
+  free(out);
+  free(err);
+}
+
 /* The "state_hash" of the JSON line: 16 hex digits. */
 static uint64_t state_hash_of(const char *json) {
   const char *at = strstr(json, "\"state_hash\": \"");

@@ -154,3 +154,20 @@ void backend_cpu_for(const isoBackend *b, int n, backend_range_fn fn, void *ctx)
     if (end > start) fn(start, end, ctx);
   }
 }
+
+size_t backend_memory_available(const isoBackend *b) {
+  if (b->kind == ISO_BACKEND_CUDA) {
+    size_t free_bytes = 0;
+    return cuda_mem_free(&free_bytes) == ISO_OK ? free_bytes : 0;
+  }
+  /* MemAvailable counts what can be had without swapping, page cache included; plain free
+   * memory would refuse sims that fit. */
+  FILE *f = fopen("/proc/meminfo", "r");
+  if (!f) return 0;
+  char line[256];
+  unsigned long long kib = 0;
+  while (fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) break;
+  fclose(f);
+  return (size_t)kib * 1024u;
+}

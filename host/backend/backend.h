@@ -35,6 +35,9 @@ isoStatus backend_download(const isoBackend *b, void *dst, const void *src, size
 isoStatus backend_copy(const isoBackend *b, void *dst, const void *src, size_t bytes);
 isoStatus backend_memset0(const isoBackend *b, void *dst, size_t bytes);
 isoStatus backend_sync(const isoBackend *b);
+/* Memory a new allocation could take now: the device's free memory on CUDA, the system's
+ * available memory (MemAvailable) on the CPU; 0 when unknown. */
+size_t backend_memory_available(const isoBackend *b);
 
 /* CPU: run fn(start, end, ctx) over [0, n) split into contiguous static chunks, one per
  * thread (serially when threads == 1). */

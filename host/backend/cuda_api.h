@@ -30,6 +30,8 @@ void cuda_free(void *ptr);
 isoStatus cuda_copy(const isoBackend *b, void *dst, const void *src, size_t bytes, int dir);
 isoStatus cuda_memset0(const isoBackend *b, void *dst, size_t bytes);
 isoStatus cuda_sync(const isoBackend *b);
+/* Free device memory now (cudaMemGetInfo). */
+isoStatus cuda_mem_free(size_t *bytes);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,11 @@ int cuda_emulated(void) { return 0; }
 
 long cuda_emu_host_waits(void) { return -1; }
 
+isoStatus cuda_mem_free(size_t *bytes) {
+  *bytes = 0;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+
 isoStatus cuda_probe(int *ndevice, char *why, size_t why_len) {
   *ndevice = 0;
   if (why && why_len) snprintf(why, why_len, "%s", OFF_MSG);

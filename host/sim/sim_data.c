@@ -50,6 +50,19 @@ isoStatus sim_data_create(isoSim *s) {
     if (arena_plan(&s->arena, (size_t)s->nworld * s->data_count[k], sim_data_info[k].elem, &s->data_off[k]) != 0)
       return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds: the size of '%s' overflows", s->nworld,
                       sim_data_info[k].name);
+  /* the largest batch this model fits in the memory there is: refuse a bigger one now, with the
+   * number, rather than fail (or be killed) part way through creation or at the first touch */
+  const size_t per_world = s->arena.size / (size_t)s->nworld +
+                           (z.contact ? (size_t)(s->nv * s->nv + s->nv) * sizeof(real) + sizeof(int) : 0);
+  const size_t avail = backend_memory_available(&s->be);
+  if (avail > 0 && per_world > 0 && (double)per_world * s->nworld > (double)avail)
+    return iso_fail(ISO_ERR_NOMEM,
+                    "iso_sim_create: %d worlds need %.2f GiB (%.1f KiB per world) but %.2f GiB is available on "
+                    "the %s backend: at most %llu worlds of this model fit (lower capacity.max_candidates or "
+                    "capacity.max_contacts to fit more)",
+                    s->nworld, (double)per_world * s->nworld / 1073741824.0, (double)per_world / 1024.0,
+                    (double)avail / 1073741824.0, s->be.kind == ISO_BACKEND_CUDA ? "CUDA" : "CPU",
+                    (unsigned long long)(avail / per_world));
   isoStatus st = backend_alloc(&s->be, (void **)&s->arena.base, s->arena.size);
   if (st == ISO_ERR_NOMEM)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for %d worlds: %.1f MiB of per-world "

@@ -107,3 +107,9 @@ extern "C" isoStatus cuda_sync(const isoBackend *b) {
   CUDA_TRY(cudaStreamSynchronize((cudaStream_t)b->stream));
   return ISO_OK;
 }
+
+extern "C" isoStatus cuda_mem_free(size_t *bytes) {
+  size_t total = 0;
+  CUDA_TRY(cudaMemGetInfo(bytes, &total));
+  return ISO_OK;
+}

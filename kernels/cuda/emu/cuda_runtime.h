@@ -206,6 +206,13 @@ inline cudaError_t cudaFree(void *ptr) {
   return cudaSuccess;
 }
 
+inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
+  size_t limit = iso_emu::memory_limit();
+  *total = limit;
+  *free_bytes = limit > iso_emu::in_use ? limit - iso_emu::in_use : 0;
+  return cudaSuccess;
+}
+
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind k, cudaStream_t s) {
   (void)s;
   if (bytes && (!dst || !src || (int)k < 0 || (int)k > 4)) return iso_emu::fail(cudaErrorInvalidValue);
