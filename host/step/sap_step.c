@@ -113,10 +113,16 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->ncon);
   if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->needed);
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 36 * (size_t)s->nbody, (void **)&p->A);
+  /* one clique per free body (kernels/sap/step_items.h), each with a 6 × 6 block of A */
+  const size_t ncl = (size_t)s->nbody, nA = 36 * (size_t)s->nbody;
+  int *nclique = NULL;
+  sapClique *clique = NULL;
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nA, (void **)&p->A);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&nclique);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(sapClique) * W * ncl, (void **)&clique);
   if (st == ISO_OK) st = world_buffer(s, sizeof(sapCon) * W * mc, (void **)&p->con);
   sapBatch *B = &p->batch;
-  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * (size_t)s->nbody, (void **)&B->origin);
+  if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * 3 * ncl, (void **)&B->origin);
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&B->dv);
   if (st == ISO_OK) st = world_buffer(s, sizeof(sapStats) * W, (void **)&B->stats);
   if (st == ISO_OK && nv > 0) {
@@ -126,8 +132,11 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
     if (st == ISO_OK) s->world_bytes += W * (nv * nv * sizeof(real) + nv * sizeof(real) + sizeof(int));
   }
   if (st != ISO_OK) return st;
-  B->nbody = s->nbody;
   B->nv = (int)nv;
+  B->max_clique = (int)ncl;
+  B->max_A = (int)nA;
+  B->nclique = nclique;
+  B->clique = clique;
   B->max_con = (int)mc;
   B->set = sap_default_settings();
   B->set.max_iterations = s->def.sap_max_iterations;
