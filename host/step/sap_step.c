@@ -113,8 +113,8 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->ncon);
   if (st == ISO_OK) st = world_buffer(s, sizeof(int) * W, (void **)&p->needed);
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nv, (void **)&p->vstar);
-  /* one clique per free body (kernels/sap/step_items.h), each with a 6 × 6 block of A */
-  const size_t ncl = (size_t)s->nbody, nA = 36 * (size_t)s->nbody;
+  /* one clique per free body (kernels/sap/step_items.h), each with a square block of A */
+  const size_t ncl = (size_t)s->nbody, nA = (size_t)RIGID_NV * RIGID_NV * ncl;
   int *nclique = NULL;
   sapClique *clique = NULL;
   if (st == ISO_OK) st = world_buffer(s, sizeof(real) * W * nA, (void **)&p->A);

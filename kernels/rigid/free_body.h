@@ -130,6 +130,16 @@ static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *
   }
 }
 
+/* Where body b's unknowns and its block of A lie in a world's arrays (the layout of
+ * rigid_free_motion_world): nv DoFs from v0 in v, an nv × nv block at a0 in A; origin: the
+ * offset of its origin p_WBo in the world's q. A free body is one clique of the SAP problem. */
+static inline ISO_HD void rigid_body_layout(int b, int *nv, int *v0, int *a0, int *origin) {
+  *nv = RIGID_NV;
+  *v0 = RIGID_NV * b;
+  *a0 = RIGID_NV * RIGID_NV * b;
+  *origin = RIGID_NQ * b + 4;
+}
+
 /* The Jacobian of the velocity of a point of a free body, expressed in frame R: row-major 3×6
  * block s·Rᵀ[−[r]× | I] in the [ω, v] order (r: the point minus the body origin, world frame;
  * s = ±1, the side of the constraint the body is on). For a unit axis c, c·(v + ω × r) =

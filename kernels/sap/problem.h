@@ -102,29 +102,31 @@ static inline ISO_HD sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_B
   return j;
 }
 
-/* Block q of j, dense rows × n row-major (n: its clique's nv), into J (SAP_BLOCK_MAX reals). */
-static inline ISO_HD void sap_block_form(const sapJac *j, int q, real *J) {
+/* Block q of j, dense rows × n row-major (n: its clique's nv): a compact kind forms it into
+ * scratch (SAP_BLOCK_MAX reals) and returns scratch; a stored dense kind will return its place in
+ * the pool instead, so nothing below copies a block or sizes a buffer by a clique. */
+static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scratch) {
   const real s = q ? (real)1 : (real)-1;
   switch (j->block[q]) {
     case SAP_BLOCK_POINT_MASS:
       for (int i = 0; i < 3; ++i) {
         vec3 c = m3_col(j->R_WC, i);
-        J[3 * i + 0] = s * c.x, J[3 * i + 1] = s * c.y, J[3 * i + 2] = s * c.z;
+        scratch[3 * i + 0] = s * c.x, scratch[3 * i + 1] = s * c.y, scratch[3 * i + 2] = s * c.z;
       }
-      break;
+      return scratch;
     case SAP_BLOCK_RIGID_POINT:
     default:
-      rigid_point_jacobian(j->R_WC, j->r[q], s, J);
-      break;
+      rigid_point_jacobian(j->R_WC, j->r[q], s, scratch);
+      return scratch;
   }
 }
 
 /* vc += J_q·x for block q (x: the world's vector). */
 static inline ISO_HD void sap_block_apply(const sapJac *j, int q, const sapClique *cl, const real *x, real *vc) {
-  real J[SAP_BLOCK_MAX];
+  real scratch[SAP_BLOCK_MAX];
+  const real *J = sap_block_get(j, q, scratch);
   const int n = cl->nv;
   const real *xq = x + cl->v0;
-  sap_block_form(j, q, J);
   for (int i = 0; i < j->rows; ++i)
     for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[k];
 }
@@ -132,10 +134,10 @@ static inline ISO_HD void sap_block_apply(const sapJac *j, int q, const sapCliqu
 /* out += s·J_qᵀ·g for block q (out: the world's vector). */
 static inline ISO_HD void sap_block_apply_t(const sapJac *j, int q, const sapClique *cl, const real *g, real s,
                                             real *out) {
-  real J[SAP_BLOCK_MAX];
+  real scratch[SAP_BLOCK_MAX];
+  const real *J = sap_block_get(j, q, scratch);
   const int n = cl->nv;
   real *oq = out + cl->v0;
-  sap_block_form(j, q, J);
   for (int k = 0; k < n; ++k) {
     real t = J[k] * g[0];
     for (int i = 1; i < j->rows; ++i) t += J[n * i + k] * g[i];
@@ -157,33 +159,37 @@ static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, 
 }
 
 /* H += JᵀGJ for constraint j into the column-major nv × nv matrix H: block (p, q) of cliques
- * clique[p], clique[q] gets J_pᵀ·(G·J_q). G: rows × rows, row-major. */
+ * clique[p], clique[q] gets J_pᵀ·(G·J_q), one column of G·J_q at a time (so no scratch grows
+ * with a clique). G: rows × rows, row-major. */
 static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
-  real Jb[2][SAP_BLOCK_MAX], GJ[SAP_BLOCK_MAX];
+  real scratch[2][SAP_BLOCK_MAX];
+  const real *Jb[2] = {(const real *)0, (const real *)0};
   const int m = j->rows;
   for (int q = 0; q < 2; ++q)
-    if (j->clique[q] >= 0) sap_block_form(j, q, Jb[q]);
+    if (j->clique[q] >= 0) Jb[q] = sap_block_get(j, q, scratch[q]);
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *cq = cl + j->clique[q];
     const int nq = cq->nv;
-    for (int i = 0; i < m; ++i)
-      for (int k = 0; k < nq; ++k) {
-        real t = G[m * i] * Jb[q][k];
-        for (int l = 1; l < m; ++l) t += G[m * i + l] * Jb[q][nq * l + k];
-        GJ[nq * i + k] = t;
+    for (int b = 0; b < nq; ++b) {
+      real gj[SAP_MAX_ROWS]; /* column b of G·J_q */
+      for (int i = 0; i < m; ++i) {
+        real t = G[m * i] * Jb[q][b];
+        for (int l = 1; l < m; ++l) t += G[m * i + l] * Jb[q][nq * l + b];
+        gj[i] = t;
       }
-    for (int p = 0; p < 2; ++p) {
-      if (j->clique[p] < 0) continue;
-      const sapClique *cp = cl + j->clique[p];
-      const int np = cp->nv;
-      const real *Jp = Jb[p];
-      for (int a = 0; a < np; ++a)
-        for (int b = 0; b < nq; ++b) {
-          real t = Jp[a] * GJ[b];
-          for (int i = 1; i < m; ++i) t += Jp[np * i + a] * GJ[nq * i + b];
-          H[(long)(cq->v0 + b) * nv + (cp->v0 + a)] += t;
+      real *Hb = H + (long)(cq->v0 + b) * nv;
+      for (int p = 0; p < 2; ++p) {
+        if (j->clique[p] < 0) continue;
+        const sapClique *cp = cl + j->clique[p];
+        const int np = cp->nv;
+        const real *Jp = Jb[p];
+        for (int a = 0; a < np; ++a) {
+          real t = Jp[a] * gj[0];
+          for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
+          Hb[cp->v0 + a] += t;
         }
+      }
     }
   }
 }
@@ -191,7 +197,7 @@ static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *
 /* W = Σ_q J_q diag(A_q)⁻¹ J_qᵀ (rows × rows, row-major), the Delassus operator with A replaced
  * by its diagonal (§5.1); A_world: the world's A storage. */
 static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *cl, const real *A_world, real *W) {
-  real J[SAP_BLOCK_MAX];
+  real scratch[SAP_BLOCK_MAX];
   const int m = j->rows;
   for (int i = 0; i < m * m; ++i) W[i] = 0;
   for (int q = 0; q < 2; ++q) {
@@ -199,7 +205,7 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
     const sapClique *c = cl + j->clique[q];
     const int n = c->nv;
     const real *Ab = A_world + c->a0;
-    sap_block_form(j, q, J);
+    const real *J = sap_block_get(j, q, scratch);
     for (int i = 0; i < m; ++i)
       for (int k2 = 0; k2 < m; ++k2) {
         real s = 0;
@@ -218,7 +224,7 @@ static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, con
     case SAP_CON_CONTACT:
     default: {
       real f = 0;
-      for (int i = 0; i < 9; ++i) f += W[i] * W[i];
+      for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
       return sqrt(f) / 3;
     }
   }

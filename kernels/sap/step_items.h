@@ -33,16 +33,15 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
   }
 }
 
-/* World w's cliques when every body is free: body b is clique b, its DoFs at RIGID_NV·b in v and
- * its block of A where rigid_free_motion_world writes it; its origin at the start of the step is
- * the point its contact blocks' offsets are measured from. */
+/* World w's cliques when every body is free: body b is clique b, laid out as the free motion
+ * writes it (rigid_body_layout); its origin at the start of the step is the point its contact
+ * blocks' offsets are measured from. */
 static inline ISO_HD void sap_free_body_cliques(int w, const rigidParams *P, const real *q_world, const sapBatch *B) {
   sapClique *cl = (sapClique *)sap_batch_cliques(B, w);
   for (int b = 0; b < P->nbody; ++b) {
-    cl[b].nv = RIGID_NV;
-    cl[b].v0 = RIGID_NV * b;
-    cl[b].a0 = RIGID_NV * RIGID_NV * b;
-    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)B->max_clique * w + b) + k] = q_world[RIGID_NQ * b + 4 + k];
+    int o;
+    rigid_body_layout(b, &cl[b].nv, &cl[b].v0, &cl[b].a0, &o);
+    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)B->max_clique * w + b) + k] = q_world[o + k];
   }
   ((int *)B->nclique)[w] = P->nbody;
 }
