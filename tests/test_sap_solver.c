@@ -26,6 +26,7 @@
 #include "isobar/world_status.h"
 #include "kernels/sap/solve.h"
 #include "support/sap_problem.h"
+#include "support/sap_random.h"
 #include "support/support.h"
 
 #define RTOL 1e-12
@@ -34,16 +35,6 @@
 
 static mat3 rot_x(double a) {
   return m3_from_rows(v3(1, 0, 0), v3(0, cos(a), -sin(a)), v3(0, sin(a), cos(a)));
-}
-
-static mat3 rand_rot(test_rng *r) {
-  double q[4], n = 0;
-  for (int i = 0; i < 4; ++i) q[i] = test_rng_uniform(r, -1, 1), n += q[i] * q[i];
-  n = sqrt(n);
-  double w = q[0] / n, x = q[1] / n, y = q[2] / n, z = q[3] / n;
-  return m3_from_rows(v3(1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)),
-                      v3(2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)),
-                      v3(2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)));
 }
 
 /* One free body, A = diag(I, m·1₃) with I = (0.1, 0.2, 0.3), touching the world at its origin
@@ -70,7 +61,7 @@ static sapContactParams one_body(sapProblem *P, int model, const double us[3]) {
 }
 
 /* The body's translational velocity at the solution, in the contact frame. */
-static void u_contact(const sapProblem *P, double u[3]) { sapp_con_vel(P->jac, P->v, u); }
+static void u_contact(const sapProblem *P, double u[3]) { sapp_con_vel(P, P->jac, P->v, u); }
 
 static double w1(void) { return 1 / (sqrt(3.0) * M1); }
 
@@ -78,57 +69,11 @@ static void assert_close(double got, double want, double tol, const char *what) 
   cr_assert(fabs(got - want) <= tol, "%s: %.17g, expected %.17g (tol %.3g)", what, got, want, tol);
 }
 
-/* Per-model random parameters: μ 0.1–1, k 1e3–1e5 N/m, τ ≤ 0.05 s, d ≤ 5 s/m, φ0 from 2 mm
- * penetration to 0.5 mm gap, fe0 = −k·φ0, |vn0| ≤ 0.5 m/s. */
-static sapContactParams rand_params(test_rng *r, int model) {
-  sapContactParams p = sap_contact_params_default();
-  p.model = model;
-  p.mu = test_rng_uniform(r, 0.1, 1.0);
-  p.k = exp(test_rng_uniform(r, log(1e3), log(1e5)));
-  p.tau = test_rng_uniform(r, 0, 0.05);
-  p.d = test_rng_uniform(r, 0, 5);
-  p.phi0 = test_rng_uniform(r, -2e-3, 5e-4);
-  p.fe0 = -p.k * p.phi0;
-  p.vn0 = test_rng_uniform(r, -0.5, 0.5);
-  return p;
-}
-
-/* World w: three bodies with random SPD blocks A = MᵀM + diag(λ), λ ∈ [0.5, 2] (so λ_min(A) ≥
- * 0.5), random v* and warm start, and six contacts: each body with the world, two body pairs,
- * one more with the world; random frames and offsets up to 0.2 m. */
+/* World w: three bodies, six contacts: each body with the world, two body pairs, one more with
+ * the world (tests/support/sap_random.h). */
 static void random_world(sapProblem *P, int w, int model, test_rng *r) {
-  double *A = sapp_A(P, w);
-  P->lam_min[w] = 0.5;
-  for (int b = 0; b < P->nbody; ++b) {
-    double M[36];
-    for (int i = 0; i < 36; ++i) M[i] = test_rng_uniform(r, -0.5, 0.5);
-    for (int i = 0; i < 6; ++i)
-      for (int j = 0; j <= i; ++j) {
-        double s = i == j ? test_rng_uniform(r, 0.5, 2.0) : 0;
-        for (int k = 0; k < 6; ++k) s += M[6 * k + i] * M[6 * k + j];
-        A[36 * b + 6 * i + j] = A[36 * b + 6 * j + i] = s;
-      }
-  }
-  for (int i = 0; i < P->nv; ++i) {
-    sapp_v(P, P->vstar, w)[i] = test_rng_uniform(r, -1, 1);
-    sapp_v(P, P->v, w)[i] = test_rng_uniform(r, -1, 1);
-  }
-  /* body origins a few cm apart; each contact point is an offset from one of its bodies, so
-   * the offsets from the two bodies differ as the origins do */
-  for (int b = 0; b < P->nbody; ++b) {
-    double *o = sapp_origin(P, w, b);
-    o[0] = 0.1 * b, o[1] = -0.05 * b, o[2] = 0.02 * b;
-  }
-  const int pairs[6][2] = {{-1, 0}, {-1, 1}, {-1, 2}, {0, 1}, {1, 2}, {-1, 0}};
-  for (int c = 0; c < 6; ++c) {
-    vec3 ra = v3(test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2));
-    vec3 rb = v3(test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2), test_rng_uniform(r, -.2, .2));
-    int ba = pairs[c][0], bb = pairs[c][1];
-    const double *o = ba >= 0 ? sapp_origin(P, w, ba) : sapp_origin(P, w, bb);
-    vec3 p = v3_add(v3(o[0], o[1], o[2]), ba >= 0 ? ra : rb);
-    mat3 R = rand_rot(r);
-    sapp_add_con(P, w, ba, bb, m3_col(R, 2), p, rand_params(r, model));
-  }
+  static const int pairs[6][2] = {{-1, 0}, {-1, 1}, {-1, 2}, {0, 1}, {1, 2}, {-1, 0}};
+  sapr_world(P, w, model, r, pairs, 6);
 }
 
 /* ---- 1. no constraints ----------------------------------------------------------------------- */
@@ -342,64 +287,14 @@ Test(sap_solver, similar_sliding_invariants) {
 
 /* ---- 3. random problems: optimality ---------------------------------------------------------- */
 
-/* Four random worlds per model in one batch (seeded). At the returned v of each world:
- *  - momentum balance: the stopping criterion's ratio, recomputed with our own Jacobians, is
- *    ≤ 1 (+1e-6: the two evaluations round differently, ~1e-16 of terms of order 1 against a
- *    threshold of 1e-6 of them);
- *  - γ in the cone: γn ≥ 0, ‖γt‖ ≤ μγn (convex: γt = μγn·t̂ with ‖t̂‖ ≤ 1; similar: ‖t_s‖ < 1),
- *    lagged ‖γt‖ ≤ μ·n0; a few ulps of slack (1e-14 relative) for the products;
- *  - a minimum: ℓ(v + δ) − ℓ(v) ≥ ‖δ‖(½λ_min‖δ‖ − ‖∇ℓ‖) (strong convexity) minus a rounding
- *    allowance of 1e-13·|ℓ| for ‖δ‖ = 1e-4 … 1e-2 in random directions;
- *  - the independent minimiser lands within the sum of both distance bounds;
- *  - warm-started at the optimum, the solver stops at the first check (0 iterations). */
+/* Four random worlds per model in one batch (seeded), checked by sapr_check_optimal. */
 static void random_optimality(int model, uint64_t seed) {
   sapProblem P;
   test_rng r = {seed};
-  const int NW = 4;
-  sapp_init(&P, NW, 3, 6, DT);
-  for (int w = 0; w < NW; ++w) random_world(&P, w, model, &r);
+  sapp_init(&P, 4, 3, 6, DT);
+  for (int w = 0; w < P.nworld; ++w) random_world(&P, w, model, &r);
   sapp_solve(&P);
-  for (int w = 0; w < NW; ++w) {
-    const double *v = sapp_v(&P, P.v, w);
-    cr_assert_eq(P.status[w], 0u, "model %d world %d: status %#x", model, w, P.status[w]);
-    cr_assert(P.stats[w].converged && P.stats[w].iterations > 0);
-    double ratio = sapp_crit_ratio(&P, w, v, P.B.set.abs_tol, P.B.set.rel_tol);
-    cr_assert_leq(ratio, 1 + 1e-6, "model %d world %d: criterion ratio %g", model, w, ratio);
-    int nactive = 0;
-    for (int c = 0; c < P.ncon[w]; ++c) {
-      const double *g = P.gamma + 3L * (P.max_con * w + c);
-      const sapContactData *d = &sapp_con(&P, w)[c].data;
-      double gt = hypot(g[0], g[1]), bound = model == SAP_MODEL_LAGGED ? d->mu * d->n0 : d->mu * g[2];
-      cr_assert_geq(g[2], 0);
-      cr_assert_leq(gt, bound * (1 + 1e-14), "model %d: ‖γt‖ %g > %g", model, gt, bound);
-      nactive += g[2] > 0;
-    }
-    cr_assert_gt(nactive, 0, "model %d world %d: no active contact, nothing tested", model, w);
-    double grad[64], vp[64], gnorm, l0 = sapp_cost_grad(&P, w, v, grad, NULL);
-    gnorm = sapp_norm2(grad, P.nv);
-    for (int k = 0; k < 30; ++k) {
-      double dir[64], len = pow(10, test_rng_uniform(&r, -4, -2));
-      for (int i = 0; i < P.nv; ++i) dir[i] = test_rng_uniform(&r, -1, 1);
-      double n = sapp_norm2(dir, P.nv);
-      for (int i = 0; i < P.nv; ++i) vp[i] = v[i] + len * dir[i] / n;
-      double dl = sapp_cost_grad(&P, w, vp, NULL, NULL) - l0;
-      cr_assert_geq(dl, len * (0.5 * P.lam_min[w] * len - gnorm) - 1e-13 * fabs(l0),
-                    "model %d world %d: ℓ(v + δ) − ℓ(v) = %g at ‖δ‖ = %g", model, w, dl, len);
-    }
-    double vref[64];
-    sapp_ref_minimise(&P, w, vref);
-    cr_assert_lt(sapp_crit_ratio(&P, w, vref, 1e-300, 1e-12), 1, "the reference minimiser did not converge");
-    double e = sapp_dist_bound(&P, w, v) + sapp_dist_bound(&P, w, vref), dist = 0;
-    for (int i = 0; i < P.nv; ++i) dist += (v[i] - vref[i]) * (v[i] - vref[i]);
-    cr_assert_leq(sqrt(dist), e + RTOL * sapp_norm2(v, P.nv), "model %d world %d: ‖v − v_ref‖ = %g > %g", model, w,
-                  sqrt(dist), e);
-  }
-  sapp_solve(&P); /* warm start: v holds the optimum */
-  for (int w = 0; w < NW; ++w) {
-    cr_assert_eq(P.stats[w].iterations, 0, "model %d world %d: %d iterations from the optimum", model, w,
-                 P.stats[w].iterations);
-    cr_assert(P.stats[w].converged);
-  }
+  sapr_check_optimal(&P, model, &r);
   sapp_free(&P);
 }
 
@@ -430,7 +325,7 @@ Test(sap_solver, quadratic_region_takes_unit_step) {
   double ends[2][6];
   for (int i = 0; i < 6; ++i) ends[0][i] = P.vstar[i], ends[1][i] = P.vstar[i] + 1.5 * (P.v[i] - P.vstar[i]);
   for (int e = 0; e < 2; ++e) {
-    sapp_con_vel(P.jac, ends[e], u);
+    sapp_con_vel(&P, P.jac, ends[e], u);
     cr_assert_eq(sap_contact_region(&P.con[0].data, u), SAP_REGION_STICTION, "end %d leaves stiction", e);
   }
   sapp_free(&P);

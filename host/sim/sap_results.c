@@ -27,24 +27,33 @@ isoStatus iso_sim_contact_count(const isoSim *s, int world, int *count) {
   return backend_download(&s->be, count, s->sap->ncon + world, sizeof(int));
 }
 
+/* World `world`'s cliques (ncl of them, at most the batch's max_clique). */
+static isoStatus cliques(const isoSim *s, int world, sapClique *cl, int *ncl) {
+  const sapBatch *B = &s->sap->batch;
+  isoStatus st = backend_download(&s->be, ncl, B->nclique + world, sizeof(int));
+  if (st == ISO_OK && (*ncl < 0 || *ncl > B->max_clique)) *ncl = 0; /* not yet written by a step */
+  if (st == ISO_OK && *ncl > 0)
+    st = backend_download(&s->be, cl, B->clique + (long)B->max_clique * world, sizeof(sapClique) * (size_t)*ncl);
+  return st;
+}
+
 /* Constraint i of a world: the constraint, its record, its Jacobian data as the step built it
  * and its impulse at the world's velocities v (nv), which after a step are the solved ones:
  * the impulse the solver's last evaluation gave (kernels/sap/solve.h recomputes rather than
- * stores it). */
-static isoStatus constraint(const isoSim *s, int world, int i, const real *v, sapCon *c, contactRec *r, sapJac *j,
-                            real g[3]) {
+ * stores it). cl: the world's cliques. */
+static isoStatus constraint(const isoSim *s, int world, int i, const sapClique *cl, const real *v, sapCon *c,
+                            contactRec *r, sapJac *j, real g[3]) {
   const sapBatch *B = &s->sap->batch;
   isoStatus st = backend_download(&s->be, c, B->con + (long)world * B->max_con + i, sizeof *c);
   if (st == ISO_OK) st = backend_download(&s->be, r, B->list + (long)world * B->max_list + c->contact, sizeof *r);
   real o[2][3] = {{0, 0, 0}, {0, 0, 0}};
-  int bodies[2] = {c->body_a, c->body_b};
   for (int k = 0; k < 2 && st == ISO_OK; ++k)
-    if (bodies[k] >= 0)
-      st = backend_download(&s->be, o[k], B->origin + 3L * ((long)B->nbody * world + bodies[k]), sizeof o[k]);
+    if (c->clique[k] >= 0)
+      st = backend_download(&s->be, o[k], B->origin + 3L * ((long)B->max_clique * world + c->clique[k]), sizeof o[k]);
   if (st != ISO_OK) return st;
-  *j = sap_jac_make(c->body_a, c->body_b, r->point, r->normal, v3(o[0][0], o[0][1], o[0][2]),
-                    v3(o[1][0], o[1][1], o[1][2]));
-  sap_con_eval(c, j, v, g, (real *)0);
+  vec3 ov[2] = {v3(o[0][0], o[0][1], o[0][2]), v3(o[1][0], o[1][1], o[1][2])};
+  *j = sap_jac_make(c, r->point, r->normal, ov);
+  sap_con_eval(c, j, cl, v, g, (real *)0);
   return ISO_OK;
 }
 
@@ -56,7 +65,7 @@ static void to_public(const sapCon *c, const contactRec *r, const sapJac *j, con
   const int face = !contact_is_point(r);
   o->kind = face ? ISO_CONSTRAINT_FACE : ISO_CONSTRAINT_POINT;
   o->geometry_a = r->geom_m, o->geometry_b = r->geom_n;
-  o->body_a = c->body_a, o->body_b = c->body_b;
+  o->body_a = c->clique[0], o->body_b = c->clique[1]; /* free body b is clique b */
   o->face = face ? c->contact : -1;
   o->point[0] = r->point.x, o->point[1] = r->point.y, o->point[2] = r->point.z;
   for (int i = 0; i < 3; ++i)
@@ -92,17 +101,23 @@ isoStatus iso_sim_get_contact_results(const isoSim *s, int world, isoContactResu
   if (st != ISO_OK) return st;
   *count = n;
   real *v = (real *)malloc(sizeof(real) * (size_t)(s->nv + 1));
-  if (!v) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  sapClique *cl = (sapClique *)malloc(sizeof(sapClique) * (size_t)(s->sap->batch.max_clique + 1));
+  if (!v || !cl) {
+    free(v), free(cl);
+    return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  }
+  int ncl = 0;
   st = backend_download(&s->be, v, s->v + (long)world * s->nv, sizeof(real) * (size_t)s->nv);
+  if (st == ISO_OK && n > 0) st = cliques(s, world, cl, &ncl);
   for (int i = 0; i < n && i < cap && st == ISO_OK; ++i) {
     sapCon c;
     contactRec r;
     sapJac j;
     real g[3];
-    st = constraint(s, world, i, v, &c, &r, &j, g);
+    st = constraint(s, world, i, cl, v, &c, &r, &j, g);
     if (st == ISO_OK) to_public(&c, &r, &j, g, s->dt, out + i);
   }
-  free(v);
+  free(v), free(cl);
   return st;
 }
 
@@ -119,22 +134,28 @@ isoStatus iso_sim_get_body_contact_wrench(const isoSim *s, int world, int body, 
   st = iso_sim_contact_count(s, world, &n);
   real *gen = (real *)calloc((size_t)s->nv + 1, sizeof(real));
   real *v = (real *)malloc(sizeof(real) * (size_t)(s->nv + 1));
-  if (!gen || !v) {
-    free(gen), free(v);
+  sapClique *cl = (sapClique *)malloc(sizeof(sapClique) * (size_t)(s->sap->batch.max_clique + 1));
+  if (!gen || !v || !cl) {
+    free(gen), free(v), free(cl);
     return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
   }
+  int ncl = 0;
   if (st == ISO_OK) st = backend_download(&s->be, v, s->v + (long)world * s->nv, sizeof(real) * (size_t)s->nv);
+  if (st == ISO_OK && n > 0) st = cliques(s, world, cl, &ncl);
   for (int i = 0; i < n && st == ISO_OK; ++i) {
     sapCon c;
     contactRec r;
     sapJac j;
     real g[3];
-    st = constraint(s, world, i, v, &c, &r, &j, g);
-    /* Jᵀγ per body is [r × f, f] with f = R_WC·γ: the torque about the origin and the force */
-    if (st == ISO_OK) sap_con_apply_t(&j, g, 1 / s->dt, gen);
+    st = constraint(s, world, i, cl, v, &c, &r, &j, g);
+    /* Jᵀγ on a free body's clique is [r × f, f] with f = R_WC·γ: the torque about the origin
+     * and the force */
+    if (st == ISO_OK) sap_con_apply_t(&j, cl, g, 1 / s->dt, gen);
   }
-  for (int k = 0; k < 6; ++k) wrench[k] = gen[6 * body + k];
-  free(gen), free(v);
+  /* free body b is clique b; its DoFs are [ω, v], so its generalized impulse is the wrench */
+  if (st == ISO_OK && body < ncl)
+    for (int k = 0; k < 6; ++k) wrench[k] = gen[cl[body].v0 + k];
+  free(gen), free(v), free(cl);
   return st;
 }
 

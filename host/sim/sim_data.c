@@ -37,6 +37,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.npoint = m->nfallback;
   z.sap_nv = s->nv;
   z.a_blocks = 36L * s->nbody;
+  z.cliques = s->nbody;
   z.max_con = s->def.capacity.max_contacts;
   z.origins = 3L * s->nbody;
   return z;

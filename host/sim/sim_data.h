@@ -38,9 +38,10 @@ typedef struct simSizes {
   long contact;      /* 1 when anything can touch */
   long npoint;       /* point-contact pairs */
   long sap_nv;       /* nv when the solver runs, else 0 */
-  long a_blocks;     /* reals of A: 36 per body when the solver runs */
+  long a_blocks;     /* reals of A: 36 per body (a free-body clique) when the solver runs */
+  long cliques;      /* cliques: one per body when the solver runs */
   long max_con;      /* constraints */
-  long origins;      /* reals of body origins: 3 per body when the solver runs */
+  long origins;      /* reals of clique origins: 3 per clique when the solver runs */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -68,7 +69,9 @@ typedef struct simSizes {
   X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
   X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \
   X(real, vstar, z->sap_nv, "free motion", SIM_RESET_KEEP)    /* free-motion velocities */              \
-  X(real, A, z->a_blocks, "free motion", SIM_RESET_KEEP)      /* 6×6 blocks of A per body */            \
+  X(real, A, z->a_blocks, "free motion", SIM_RESET_KEEP)      /* each clique's block of A */            \
+  X(int, nclique, z->contact, "free motion", SIM_RESET_KEEP)  /* cliques */                             \
+  X(sapClique, clique, z->cliques, "free motion", SIM_RESET_KEEP) /* their sizes and offsets */         \
   X(real, dv, z->sap_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
   X(sapStats, stats, z->contact, "solve", SIM_RESET_KEEP)     /* solver statistics */
 

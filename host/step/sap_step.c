@@ -102,9 +102,13 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
 
-  /* the per-world arrays live in the sim's data table (host/sim/sim_data.h) */
+  /* the per-world arrays live in the sim's data table (host/sim/sim_data.h); one clique per
+   * free body (kernels/sap/step_items.h), each with a square block of A */
+  const size_t ncl = (size_t)s->nbody, nA = (size_t)RIGID_NV * RIGID_NV * ncl;
   sapBatch *B = &p->batch;
   p->hits = s->hits, p->ncon = s->ncon, p->needed = s->needed, p->vstar = s->vstar, p->A = s->A, p->con = s->con;
+  int *nclique = s->nclique;
+  sapClique *clique = s->clique;
   B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
   if (st == ISO_OK && nv > 0) {
     st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
@@ -113,8 +117,11 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
     if (st == ISO_OK) s->world_bytes += W * (nv * nv * sizeof(real) + nv * sizeof(real) + sizeof(int));
   }
   if (st != ISO_OK) return st;
-  B->nbody = s->nbody;
   B->nv = (int)nv;
+  B->max_clique = (int)ncl;
+  B->max_A = (int)nA;
+  B->nclique = nclique;
+  B->clique = clique;
   B->max_con = (int)mc;
   B->set = sap_default_settings();
   B->set.max_iterations = s->def.solver.max_iterations;

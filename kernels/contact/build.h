@@ -37,11 +37,18 @@ static inline ISO_HD vec3 sap_body_origin(const real *q_world, int b) {
   return b >= 0 ? v3(q_world[7 * b + 4], q_world[7 * b + 5], q_world[7 * b + 6]) : v3_zero();
 }
 
-/* The bodies of a constraint at p_WC with normal n̂_BA, and its Jacobian data at q_world. */
+/* A contact constraint between bodies ba and bb (−1: the world) at p_WC with normal n̂_BA: its
+ * kind, cliques and block kinds, and its Jacobian data at q_world. Geometries sit on free bodies,
+ * and free body b is clique b (kernels/sap/step_items.h), whose block of a contact is the
+ * velocity of the contact point on the body. */
 static inline ISO_HD sapJac sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const real *q_world) {
-  c->body_a = ba;
-  c->body_b = bb;
-  return sap_jac_make(ba, bb, p_WC, nhat_BA, sap_body_origin(q_world, ba), sap_body_origin(q_world, bb));
+  c->kind = SAP_CON_CONTACT;
+  c->rows = 3;
+  c->clique[0] = ba;
+  c->clique[1] = bb;
+  c->block[0] = c->block[1] = SAP_BLOCK_RIGID_POINT;
+  vec3 o[2] = {sap_body_origin(q_world, ba), sap_body_origin(q_world, bb)};
+  return sap_jac_make(c, p_WC, nhat_BA, o);
 }
 
 static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) {
@@ -51,7 +58,7 @@ static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) 
 /* The parameters two geometries share whatever the contact kind (reference §3, §4.2):
  * approximation settings, combined friction and relaxation time, and vn0 for the pair's frame. */
 static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapJac *j,
-                                                      const real *v0) {
+                                                      const sapClique *cl, const real *v0) {
   sapContactParams p = sap_contact_params_default();
   p.model = M->model;
   p.stiction_tolerance = M->stiction_tolerance;
@@ -60,7 +67,7 @@ static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int
   p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
   p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
   real vc[3];
-  sap_con_apply(j, v0, vc);
+  sap_con_apply(j, cl, v0, vc);
   p.vn0 = vc[2];
   return p;
 }
@@ -95,18 +102,19 @@ static inline ISO_HD void sap_point_list_world(const sapMaterials *M, const sapP
 /* The rest of constraint c once its pair parameters are known: its record, and the data its
  * law evaluates (from the Delassus estimate on the world's A, §5.1). */
 static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact, const sapContactParams *p,
-                                         const real *A_world, real dt) {
+                                         const sapClique *cl, const real *A_world, real dt) {
   c->contact = contact;
-  real wd = sap_con_delassus(j, A_world);
+  real wd = sap_con_delassus(c, j, cl, A_world);
   real w3[3] = {wd, wd, wd};
   sap_contact_make_data(p, w3, dt, &c->data);
 }
 
 /* Build world w's constraints from its contact list (nrec records). v0: current velocities (for
- * vn0); A_world: the world's free-motion A. Overflow of max_con sets the world's bits and leaves
+ * vn0); cl, A_world: the world's cliques and free-motion A. Overflow of max_con sets the world's bits and leaves
  * it with no constraints. */
 static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRec *list, int nrec, int w,
-                                          const real *q_world, const real *v0, const real *A_world, real dt,
+                                          const real *q_world, const real *v0, const sapClique *cl,
+                                          const real *A_world, real dt,
                                           sapCon *con, int max_con, int *ncon, int *needed, uint32_t *status) {
   int n = 0;
   *ncon = 0;
@@ -120,22 +128,22 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
       if (n < max_con) {
         sapCon *c = con + n;
         sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
-        sapContactParams p = sap_pair_params(M, w, ga, gb, &j, v0);
+        sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
         p.k = k, p.phi0 = phi0, p.fe0 = fe0;
         real EM = isinf(r->gM) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
         real EN = isinf(r->gN) ? (real)INFINITY : sap_mat(M->E, w, gb, 1, 0);
         p.d = sap_combine_hydro_dissipation(EM, EN, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-        sap_con_finish(c, &j, i, &p, A_world, dt);
+        sap_con_finish(c, &j, i, &p, cl, A_world, dt);
       }
     } else if (n < max_con) { /* point contact (§4.2) */
       real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
       sapCon *c = con + n;
       sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
-      sapContactParams p = sap_pair_params(M, w, ga, gb, &j, v0);
+      sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
       p.k = sap_combine_stiffness(kA, kB);
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);
       p.d = sap_combine_point_dissipation(kA, kB, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-      sap_con_finish(c, &j, i, &p, A_world, dt);
+      sap_con_finish(c, &j, i, &p, cl, A_world, dt);
     }
     n++;
   }

@@ -29,6 +29,7 @@
 
 #define RIGID_NQ 7 /* per free body */
 #define RIGID_NV 6
+#define RIGID_POINT_JAC_LEN (3 * RIGID_NV) /* reals of rigid_point_jacobian's block */
 
 typedef struct rigidParams {
   int nbody;
@@ -125,7 +126,32 @@ static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *
     mat3 R = quat_to_m3(r);
     mat3 I_cm = m3_congruence(R, m3_sym6(I6[0], I6[1], I6[2], I6[3], I6[4], I6[5]));
     sinertia M = si_from_com(*wf_at(P->mass, world, b, 1), m3_mulv(R, v3(c[0], c[1], c[2])), I_cm);
-    si_to_mat6(M, A + 36 * b);
+    si_to_mat6(M, A + RIGID_NV * RIGID_NV * b);
+  }
+}
+
+/* Where body b's unknowns and its block of A lie in a world's arrays (the layout of
+ * rigid_free_motion_world): nv DoFs from v0 in v, an nv × nv block at a0 in A; origin: the
+ * offset of its origin p_WBo in the world's q. A free body is one clique of the SAP problem. */
+static inline ISO_HD void rigid_body_layout(int b, int *nv, int *v0, int *a0, int *origin) {
+  *nv = RIGID_NV;
+  *v0 = RIGID_NV * b;
+  *a0 = RIGID_NV * RIGID_NV * b;
+  *origin = RIGID_NQ * b + 4;
+}
+
+/* The Jacobian of the velocity of a point of a free body, expressed in frame R: row-major 3×6
+ * block s·Rᵀ[−[r]× | I] in the [ω, v] order (r: the point minus the body origin, world frame;
+ * s = ±1, the side of the constraint the body is on). For a unit axis c, c·(v + ω × r) =
+ * c·v + ω·(r × c), so row i is s·[r × Cᵢ, Cᵢ]. A free body's block of a contact constraint
+ * (kernels/sap/problem.h, SAP_BLOCK_RIGID_POINT). */
+static inline ISO_HD void rigid_point_jacobian(mat3 R, vec3 r, real s, real *J) {
+  for (int i = 0; i < 3; ++i) {
+    vec3 c = m3_col(R, i);
+    vec3 rc = v3_cross(r, c);
+    real *row = J + RIGID_NV * i;
+    row[0] = s * rc.x, row[1] = s * rc.y, row[2] = s * rc.z;
+    row[3] = s * c.x, row[4] = s * c.y, row[5] = s * c.z;
   }
 }
 

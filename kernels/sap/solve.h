@@ -2,24 +2,20 @@
  *   minimise ℓ(v) = ½(v − v*)ᵀA(v − v*) + Σᵢ ℓᵢ(Jᵢv)
  * by Newton's method with an exact line search, warm-started from the previous velocities.
  *
- * Layout: one world is one problem. Its unknowns are the generalized velocities of its free
- * bodies, v = [ω_W, v_WBo] per body (nv = 6·nbody); A is block diagonal (the spatial inertia of
- * each body about its origin, in the world frame); each contact constraint couples at most two
- * bodies. The Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is assembled dense per world (nv × nv,
- * column-major) and factored by the batched Cholesky (host/backend/linalg.h: the hand-written
- * single-source kernel on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
+ * Layout: one world is one problem (kernels/sap/problem.h): its unknowns in cliques, each with
+ * a dense block of A; constraints of a kind with Jacobian blocks on one or two cliques. A·x,
+ * the costs, the D-norms and Jᵀγ go clique by clique; the Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is
+ * assembled from the clique blocks into a dense matrix per world (nv × nv, column-major) and
+ * factored by the batched Cholesky (host/backend/linalg.h: the hand-written single-source kernel
+ * on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
  *   sap_newton_begin (world)  → batched Cholesky (all worlds) → sap_newton_end (world).
  * Worlds converge independently: a per-world done flag makes both items skip finished worlds;
  * the host loop stops when every world is done or the iteration limit is reached.
  *
- * Constraint Jacobians are never stored: for a contact at point C with frame R_WC (columns Cx,
- * Cy, Cz = n̂_AB) on bodies A and B, vc = R_WCᵀ(v_Bc − v_Ac) with v_Xc = v_Xo + ω_X × r_X,
- * r_X = p_WC − p_WXo; so J_X = R_WCᵀ[−[r_X]× | I] (3 × 6) is rebuilt from (R_WC, r_X) where
- * needed (sapJac) from the constraint's record in the world's contact list (p_WC, n̂_AB) and
- * the body origins of the step. Nor are the per-iteration γ, G and J·Δv: each is recomputed
- * from the constraint where it is used, by the same functions on the same inputs, so a
- * constraint stores its bodies, its record's index and its law's data. A body index of −1 is
- * the world (no unknowns). */
+ * Nothing per iteration is stored: the Jacobian data of a constraint (sapJac) is formed from
+ * its compact data where needed, and γ, G and J·Δv are recomputed from the constraint where they
+ * are used, by the same functions on the same inputs, so a constraint stores its kind, its
+ * cliques, its block kinds, its record's index and its law's data. */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
 
@@ -32,47 +28,10 @@
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
+#include "kernels/sap/problem.h"
 
 /* The largest finite real: x <= SAP_REAL_MAX is false for NaN and +∞ alike. */
 #define SAP_REAL_MAX 1.7976931348623157e308
-
-/* A contact constraint: what the solver needs. What it reports (geometries, point, area, the
- * face it came from) is its record in the world's contact list (kernels/contact/list.h). */
-typedef struct sapCon {
-  int body_a, body_b;  /* −1: the world */
-  int contact;         /* index of its record in the world's contact list */
-  sapContactData data;
-} sapCon;
-
-/* A constraint's Jacobian data, rebuilt from its record where it is needed. */
-typedef struct sapJac {
-  int body_a, body_b;  /* −1: the world */
-  vec3 r_a, r_b;       /* contact point minus the body origins, world frame */
-  mat3 R_WC;           /* columns: Cx, Cy, Cz = n̂_AB */
-} sapJac;
-
-/* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
- * (Drake leaves them arbitrary, §3), here built from the world axis least aligned with n. */
-static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
-  vec3 a = fabs(n.x) <= fabs(n.y) && fabs(n.x) <= fabs(n.z) ? v3(1, 0, 0)
-           : fabs(n.y) <= fabs(n.z)                          ? v3(0, 1, 0)
-                                                              : v3(0, 0, 1);
-  vec3 t1 = v3_normalize(v3_cross(a, n));
-  vec3 t2 = v3_cross(n, t1);
-  return m3_from_cols(t1, t2, n);
-}
-
-/* The Jacobian data of a contact at p_WC with normal n̂_BA (Cz = n̂_AB = −n̂_BA) between
- * bodies ba and bb whose origins are o_a, o_b. */
-static inline ISO_HD sapJac sap_jac_make(int ba, int bb, vec3 p_WC, vec3 nhat_BA, vec3 o_a, vec3 o_b) {
-  sapJac j;
-  j.body_a = ba;
-  j.body_b = bb;
-  j.R_WC = sap_frame_from_z(v3_neg(nhat_BA));
-  j.r_a = v3_sub(p_WC, o_a);
-  j.r_b = v3_sub(p_WC, o_b);
-  return j;
-}
 
 typedef struct sapStats {
   int iterations;      /* Newton iterations taken */
@@ -111,16 +70,22 @@ static inline ISO_HD sapSettings sap_default_settings(void) {
 }
 
 typedef struct sapBatch {
-  int nbody, nv, max_con;
+  int nv;              /* unknowns per world (the cliques' DoFs together) */
+  int max_clique;      /* cliques per world, at most */
+  int max_A;           /* reals of A per world, at most (Σ nv_k² over its cliques) */
+  int max_con;
   sapSettings set;
   real *v;             /* (nworld, nv) the iterate; holds v0 on entry (warm start) */
   const real *vstar;   /* (nworld, nv) free-motion velocities */
-  const real *A;       /* (nworld, nbody, 36) row-major 6×6 blocks of A */
+  const int *nclique;  /* (nworld) */
+  const sapClique *clique; /* (nworld, max_clique) in v order */
+  const real *A;       /* (nworld, max_A) each clique's row-major block at its a0 */
+  real *origin;        /* (nworld, max_clique, 3) each clique's origin at the start of the step:
+                          the point the offsets of its RIGID_POINT blocks are measured from */
   sapCon *con;         /* (nworld, max_con) */
   const int *ncon;     /* (nworld) */
   const contactRec *list; /* (nworld, max_list) the contact list the constraints point into */
   int max_list;
-  real *origin;        /* (nworld, nbody, 3) body origins of the step (q at its start) */
   real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
   real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */
   real *dv;            /* (nworld, nv) scratch: A·Δv */
@@ -129,138 +94,56 @@ typedef struct sapBatch {
   uint32_t *status;    /* (nworld) */
 } sapBatch;
 
-/* ---- Jacobian pieces -------------------------------------------------------------------------- */
-
-/* Row-major 3×6 block J_X = R_WCᵀ[−[r]× | I]: row i is (−(Cᵢ × ... )): for a unit axis c,
- * c·(v + ω × r) = c·v + ω·(r × c), so the row is [r × c, c]. */
-static inline ISO_HD void sap_jac_block(mat3 R_WC, vec3 r, real J[18]) {
-  for (int i = 0; i < 3; ++i) {
-    vec3 c = m3_col(R_WC, i);
-    vec3 rc = v3_cross(r, c);
-    J[6 * i + 0] = rc.x, J[6 * i + 1] = rc.y, J[6 * i + 2] = rc.z;
-    J[6 * i + 3] = c.x, J[6 * i + 4] = c.y, J[6 * i + 5] = c.z;
-  }
-}
-
-/* Body b's origin at the start of world w's step (zero for the world, b = −1). */
-static inline ISO_HD vec3 sap_batch_origin(const sapBatch *B, int w, int b) {
-  if (b < 0) return v3_zero();
-  const real *o = B->origin + 3L * ((long)B->nbody * w + b);
+/* Clique k of world w's origin at the start of the step (zero for the world, k = −1). */
+static inline ISO_HD vec3 sap_batch_origin(const sapBatch *B, int w, int k) {
+  if (k < 0) return v3_zero();
+  const real *o = B->origin + 3L * ((long)B->max_clique * w + k);
   return v3(o[0], o[1], o[2]);
 }
 
-/* Constraint c of world w's Jacobian data, from its record and the step's body origins. */
+/* World w's cliques. */
+static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w) {
+  return B->clique + (long)B->max_clique * w;
+}
+
+/* Constraint c of world w's Jacobian data, by kind: a contact's from its record and the step's
+ * clique origins. */
 static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
   const contactRec *r = B->list + (long)w * B->max_list + c->contact;
-  return sap_jac_make(c->body_a, c->body_b, r->point, r->normal, sap_batch_origin(B, w, c->body_a),
-                      sap_batch_origin(B, w, c->body_b));
-}
-
-/* vc = J·x for constraint c and the world's vector x (nv). */
-static inline ISO_HD void sap_con_apply(const sapJac *c, const real *x, real vc[3]) {
-  real J[18];
-  vc[0] = vc[1] = vc[2] = 0;
-  if (c->body_b >= 0) {
-    sap_jac_block(c->R_WC, c->r_b, J);
-    const real *xb = x + 6 * c->body_b;
-    for (int i = 0; i < 3; ++i)
-      for (int k = 0; k < 6; ++k) vc[i] += J[6 * i + k] * xb[k];
+  vec3 o[2] = {sap_batch_origin(B, w, c->clique[0]), sap_batch_origin(B, w, c->clique[1])};
+  switch (c->kind) {
+    case SAP_CON_CONTACT:
+    default:
+      return sap_jac_make(c, r->point, r->normal, o);
   }
-  if (c->body_a >= 0) {
-    sap_jac_block(c->R_WC, c->r_a, J);
-    const real *xa = x + 6 * c->body_a;
-    for (int i = 0; i < 3; ++i)
-      for (int k = 0; k < 6; ++k) vc[i] -= J[6 * i + k] * xa[k];
-  }
-}
-
-/* out += s·Jᵀ·g for constraint c (generalized impulse of γ on the world's bodies). */
-static inline ISO_HD void sap_con_apply_t(const sapJac *c, const real g[3], real s, real *out) {
-  real J[18];
-  if (c->body_b >= 0) {
-    sap_jac_block(c->R_WC, c->r_b, J);
-    real *ob = out + 6 * c->body_b;
-    for (int k = 0; k < 6; ++k) ob[k] += s * (J[k] * g[0] + J[6 + k] * g[1] + J[12 + k] * g[2]);
-  }
-  if (c->body_a >= 0) {
-    sap_jac_block(c->R_WC, c->r_a, J);
-    real *oa = out + 6 * c->body_a;
-    for (int k = 0; k < 6; ++k) oa[k] -= s * (J[k] * g[0] + J[6 + k] * g[1] + J[12 + k] * g[2]);
-  }
-}
-
-/* H += JᵀGJ for constraint c into the column-major nv × nv matrix H. */
-static inline ISO_HD void sap_con_add_hessian(const sapJac *c, const real G[9], int nv, real *H) {
-  real Ja[18], Jb[18], GJ[18];
-  int bodies[2] = {c->body_a, c->body_b};
-  real sgn[2] = {(real)-1, (real)1};
-  if (c->body_a >= 0) sap_jac_block(c->R_WC, c->r_a, Ja);
-  if (c->body_b >= 0) sap_jac_block(c->R_WC, c->r_b, Jb);
-  for (int q = 0; q < 2; ++q) {
-    if (bodies[q] < 0) continue;
-    const real *Jq = q ? Jb : Ja;
-    /* GJ = G·J_q (3 × 6), signed */
-    for (int i = 0; i < 3; ++i)
-      for (int k = 0; k < 6; ++k)
-        GJ[6 * i + k] = sgn[q] * (G[3 * i] * Jq[k] + G[3 * i + 1] * Jq[6 + k] + G[3 * i + 2] * Jq[12 + k]);
-    for (int p = 0; p < 2; ++p) {
-      if (bodies[p] < 0) continue;
-      const real *Jp = p ? Jb : Ja;
-      const int r0 = 6 * bodies[p], c0 = 6 * bodies[q];
-      for (int a = 0; a < 6; ++a)
-        for (int b = 0; b < 6; ++b) {
-          real sum = Jp[a] * GJ[b] + Jp[6 + a] * GJ[6 + b] + Jp[12 + a] * GJ[12 + b];
-          H[(long)(c0 + b) * nv + (r0 + a)] += sgn[p] * sum;
-        }
-    }
-  }
-}
-
-/* The Delassus estimate of one constraint (§5.1): W = Σ_X J_X diag(A_X)⁻¹ J_Xᵀ, then
- * w = ‖W‖_F / 3 for all three equations. */
-static inline ISO_HD real sap_con_delassus(const sapJac *c, const real *A_world) {
-  real W[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, J[18];
-  int bodies[2] = {c->body_a, c->body_b};
-  vec3 rs[2] = {c->r_a, c->r_b};
-  for (int q = 0; q < 2; ++q) {
-    if (bodies[q] < 0) continue;
-    const real *Ab = A_world + 36 * bodies[q];
-    sap_jac_block(c->R_WC, rs[q], J);
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
-        real s = 0;
-        for (int k = 0; k < 6; ++k) s += J[6 * i + k] * J[6 * j + k] / Ab[7 * k];
-        W[3 * i + j] += s;
-      }
-  }
-  real f = 0;
-  for (int i = 0; i < 9; ++i) f += W[i] * W[i];
-  return sqrt(f) / 3;
 }
 
 /* ---- per-world items ------------------------------------------------------------------------ */
 
-static inline ISO_HD void sap_mul_A(const real *A_world, int nbody, const real *x, real *y) {
-  for (int b = 0; b < nbody; ++b) {
-    const real *Ab = A_world + 36 * b;
-    for (int i = 0; i < 6; ++i) {
+/* y = A·x for the world's cliques cl (ncl of them) and its A storage. */
+static inline ISO_HD void sap_mul_A(const sapClique *cl, int ncl, const real *A_world, const real *x, real *y) {
+  for (int c = 0; c < ncl; ++c) {
+    const int n = cl[c].nv, o = cl[c].v0;
+    const real *Ab = A_world + cl[c].a0;
+    for (int i = 0; i < n; ++i) {
       real s = 0;
-      for (int k = 0; k < 6; ++k) s += Ab[6 * i + k] * x[6 * b + k];
-      y[6 * b + i] = s;
+      for (int k = 0; k < n; ++k) s += Ab[n * i + k] * x[o + k];
+      y[o + i] = s;
     }
   }
 }
 
-/* ½(v − v*)ᵀA(v − v*), body by body. */
-static inline ISO_HD real sap_cost_A(const real *A_world, int nbody, const real *v, const real *vs) {
+/* ½(v − v*)ᵀA(v − v*), clique by clique. */
+static inline ISO_HD real sap_cost_A(const sapClique *cl, int ncl, const real *A_world, const real *v,
+                                     const real *vs) {
   real c = 0;
-  for (int b = 0; b < nbody; ++b) {
-    real e[6];
-    for (int k = 0; k < 6; ++k) e[k] = v[6 * b + k] - vs[6 * b + k];
-    for (int i = 0; i < 6; ++i) {
+  for (int q = 0; q < ncl; ++q) {
+    const int n = cl[q].nv, o = cl[q].v0;
+    const real *Ab = A_world + cl[q].a0;
+    for (int i = 0; i < n; ++i) {
       real r = 0;
-      for (int k = 0; k < 6; ++k) r += A_world[36 * b + 6 * i + k] * e[k];
-      c += 0.5 * e[i] * r;
+      for (int k = 0; k < n; ++k) r += Ab[n * i + k] * (v[o + k] - vs[o + k]);
+      c += 0.5 * (v[o + i] - vs[o + i]) * r;
     }
   }
   return c;
@@ -297,21 +180,17 @@ static inline ISO_HD void sap_setup_world(const sapBatch *B, int w) {
   }
 }
 
-/* γ (and G when not NULL) of constraint c with Jacobian data j at the world's velocities v;
- * returns ℓᵢ. The impulses the queries report are this at the solved velocities. */
-static inline ISO_HD real sap_con_eval(const sapCon *c, const sapJac *j, const real *v, real gamma[3], real G[9]) {
-  real vc[3];
-  sap_con_apply(j, v, vc);
-  return sap_contact_eval(&c->data, vc, gamma, G);
-}
-
-static inline ISO_HD real sap_norm_D(const real *x, const real *A_world, int nbody) {
+/* ‖x‖_D with D = diag(A)^(−1/2), clique by clique. */
+static inline ISO_HD real sap_norm_D(const real *x, const sapClique *cl, int ncl, const real *A_world) {
   real s = 0;
-  for (int b = 0; b < nbody; ++b)
-    for (int k = 0; k < 6; ++k) {
-      real y = x[6 * b + k];
-      s += y * y / A_world[36 * b + 7 * k]; /* D = diag(A)^(−1/2) */
+  for (int c = 0; c < ncl; ++c) {
+    const int n = cl[c].nv;
+    const real *Ab = A_world + cl[c].a0;
+    for (int k = 0; k < n; ++k) {
+      real y = x[cl[c].v0 + k];
+      s += y * y / Ab[(n + 1) * k];
     }
+  }
   return sqrt(s);
 }
 
@@ -325,7 +204,9 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
     return;
   }
   const real *v = B->v + (long)w * nv, *vs = B->vstar + (long)w * nv;
-  const real *A = B->A + 36L * B->nbody * w;
+  const real *A = B->A + (long)B->max_A * w;
+  const sapClique *cl = sap_batch_cliques(B, w);
+  const int ncl = B->nclique[w];
   real *p = B->dv + (long)w * nv; /* scratch: A·v, then reused in part 2 */
   const int n = B->ncon[w];
   const sapCon *con = B->con + (long)w * B->max_con;
@@ -334,18 +215,18 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   for (int i = 0; i < nv; ++i) rhs[i] = 0;
   for (int i = 0; i < n; ++i) {
     sapJac j = sap_con_jac(B, w, con + i);
-    real gam[3];
-    lc += sap_con_eval(con + i, &j, v, gam, (real *)0);
-    sap_con_apply_t(&j, gam, 1, rhs); /* rhs = Jᵀγ */
+    real gam[SAP_MAX_ROWS];
+    lc += sap_con_eval(con + i, &j, cl, v, gam, (real *)0);
+    sap_con_apply_t(&j, cl, gam, 1, rhs); /* rhs = Jᵀγ */
   }
-  jc_norm = sap_norm_D(rhs, A, B->nbody);
+  jc_norm = sap_norm_D(rhs, cl, ncl, A);
   for (int i = 0; i < nv; ++i) H[i] = v[i] - vs[i]; /* scratch */
-  sap_mul_A(A, B->nbody, H, p);                      /* p = A(v − v*) */
+  sap_mul_A(cl, ncl, A, H, p);                       /* p = A(v − v*) */
   real cost = lc;
   for (int i = 0; i < nv; ++i) cost += 0.5 * H[i] * p[i];
   for (int i = 0; i < nv; ++i) rhs[i] -= p[i]; /* −∇ℓ = Jᵀγ − A(v − v*) */
-  sap_mul_A(A, B->nbody, v, p);                /* p = A·v for the scale */
-  real pn = sap_norm_D(p, A, B->nbody), gn = sap_norm_D(rhs, A, B->nbody);
+  sap_mul_A(cl, ncl, A, v, p);                 /* p = A·v for the scale */
+  real pn = sap_norm_D(p, cl, ncl, A), gn = sap_norm_D(rhs, cl, ncl, A);
   real scale = B->set.abs_tol + B->set.rel_tol * (pn > jc_norm ? pn : jc_norm);
   st->cost = cost;
   st->residual = gn / scale;
@@ -368,14 +249,17 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   }
   /* H = A + Σ JᵀGJ */
   for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
-  for (int b = 0; b < B->nbody; ++b)
-    for (int i = 0; i < 6; ++i)
-      for (int k = 0; k < 6; ++k) H[(long)(6 * b + k) * nv + 6 * b + i] = A[36 * b + 6 * i + k];
+  for (int c = 0; c < ncl; ++c) {
+    const int m = cl[c].nv, o = cl[c].v0;
+    const real *Ab = A + cl[c].a0;
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < m; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
+  }
   for (int i = 0; i < n; ++i) {
     sapJac j = sap_con_jac(B, w, con + i);
-    real G[9];
-    sap_con_eval(con + i, &j, v, (real *)0, G);
-    sap_con_add_hessian(&j, G, nv, H);
+    real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+    sap_con_eval(con + i, &j, cl, v, (real *)0, G);
+    sap_con_add_hessian(&j, cl, G, nv, H);
   }
 }
 
@@ -385,18 +269,22 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v,
                                         real a0, real a2, real *d1, real *d2) {
   const int n = B->ncon[w];
   const sapCon *con = B->con + (long)w * B->max_con;
+  const sapClique *cl = sap_batch_cliques(B, w);
   real cost = cA + alpha * a0 + 0.5 * alpha * alpha * a2;
   real g1 = a0 + alpha * a2, g2 = a2;
   for (int i = 0; i < n; ++i) {
     sapJac j = sap_con_jac(B, w, con + i);
-    real vc[3], d[3], gam[3], G[9];
-    sap_con_apply(&j, v, vc);
-    sap_con_apply(&j, dv, d); /* J·Δv */
-    for (int k = 0; k < 3; ++k) vc[k] += alpha * d[k];
-    cost += sap_contact_eval(&con[i].data, vc, gam, G);
-    g1 -= d[0] * gam[0] + d[1] * gam[1] + d[2] * gam[2];
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) g2 += d[a] * G[3 * a + b] * d[b];
+    real vc[SAP_MAX_ROWS], d[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+    const int m = j.rows;
+    sap_con_apply(&j, cl, v, vc);
+    sap_con_apply(&j, cl, dv, d); /* J·Δv */
+    for (int k = 0; k < m; ++k) vc[k] += alpha * d[k];
+    cost += sap_con_law(con + i, vc, gam, G);
+    real dg = d[0] * gam[0];
+    for (int k = 1; k < m; ++k) dg += d[k] * gam[k];
+    g1 -= dg;
+    for (int a = 0; a < m; ++a)
+      for (int b = 0; b < m; ++b) g2 += d[a] * G[m * a + b] * d[b];
   }
   *d1 = g1;
   *d2 = g2;
@@ -415,10 +303,12 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   }
   real *v = B->v + (long)w * nv;
   const real *vs = B->vstar + (long)w * nv, *dv = B->rhs + (long)w * nv;
-  const real *A = B->A + 36L * B->nbody * w;
+  const real *A = B->A + (long)B->max_A * w;
+  const sapClique *cl = sap_batch_cliques(B, w);
+  const int ncl = B->nclique[w];
   real *Adv = B->dv + (long)w * nv;
-  sap_mul_A(A, B->nbody, dv, Adv);
-  real a0 = 0, a2 = 0, cA = sap_cost_A(A, B->nbody, v, vs);
+  sap_mul_A(cl, ncl, A, dv, Adv);
+  real a0 = 0, a2 = 0, cA = sap_cost_A(cl, ncl, A, v, vs);
   for (int i = 0; i < nv; ++i) {
     a0 += Adv[i] * (v[i] - vs[i]);
     a2 += dv[i] * Adv[i];
@@ -483,7 +373,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   /* the cost criterion for the next check (§5.2 step 1) */
   real d1, d2;
   real lnew = sap_line_eval(B, w, v, dv, 0, 0, 0, 0, &d1, &d2);
-  real e2 = sap_cost_A(A, B->nbody, v, vs);
+  real e2 = sap_cost_A(cl, ncl, A, v, vs);
   lnew += e2;
   real lprev = st->cost;
   st->cost_converged = fabs(lnew - lprev) < B->set.cost_abs_tol + B->set.cost_rel_tol * 0.5 * (fabs(lnew) + fabs(lprev)) &&

@@ -33,16 +33,28 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
   }
 }
 
+/* World w's cliques when every body is free: body b is clique b, laid out as the free motion
+ * writes it (rigid_body_layout); its origin at the start of the step is the point its contact
+ * blocks' offsets are measured from. */
+static inline ISO_HD void sap_free_body_cliques(int w, const rigidParams *P, const real *q_world, const sapBatch *B) {
+  sapClique *cl = (sapClique *)sap_batch_cliques(B, w);
+  for (int b = 0; b < P->nbody; ++b) {
+    int o;
+    rigid_body_layout(b, &cl[b].nv, &cl[b].v0, &cl[b].a0, &o);
+    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)B->max_clique * w + b) + k] = q_world[o + k];
+  }
+  ((int *)B->nclique)[w] = P->nbody;
+}
+
 /* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
  * contact list), the constraints from the list, and the solver's per-step data. */
 static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroWork *W,
                                             const sapPointHit *hits, int npoint, const real *q, int nq,
                                             const sapBatch *B, int *needed, uint32_t *status) {
   const real *qw = q + (long)w * nq, *v0 = B->v + (long)w * B->nv;
-  const real *A_world = B->A + 36L * P->nbody * w;
+  const real *A_world = B->A + (long)B->max_A * w;
   rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
-  for (int b = 0; b < P->nbody; ++b) /* the solver rebuilds Jacobians from these (sapJac) */
-    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)P->nbody * w + b) + k] = qw[7 * b + 4 + k];
+  sap_free_body_cliques(w, P, qw, B);
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
@@ -51,8 +63,8 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const s
     list = mine;
     nrec = W->list_count[w];
   }
-  sap_build_world(M, list, nrec, w, qw, v0, A_world, P->dt, B->con + (long)w * B->max_con, B->max_con,
-                  (int *)B->ncon + w, needed + w, status);
+  sap_build_world(M, list, nrec, w, qw, v0, sap_batch_cliques(B, w), A_world, P->dt, B->con + (long)w * B->max_con,
+                  B->max_con, (int *)B->ncon + w, needed + w, status);
   sap_setup_world(B, w);
 }
 

@@ -1,11 +1,12 @@
-/* A hand-built SAP problem for the solver tests (tests/test_sap_solver.c): a batch of worlds
- * whose sapBatch arrays, contact records and constraint parameters the test fills directly,
+/* A hand-built SAP problem for the solver tests (tests/test_sap_*.c): a batch of worlds of
+ * cliques of 6 DoFs (free bodies) and 3 DoFs (point masses, a size no scene has yet), whose
+ * sapBatch arrays, contact records and constraint parameters the test fills directly,
  * the constraint data made as stage 5 makes it (sap_con_finish), the CPU driver's Newton loop
  * (host/step/sap_step.c) over them, and an independent evaluation of the cost with its own
  * contact velocities and forces plus an independent minimiser to compare against.
  *
  * Header-only (static inline) so that it needs no build rule of its own. Sizes: nv <= 64,
- * nworld <= SAPP_MAXW. */
+ * nworld <= SAPP_MAXW, at most SAPP_MAXC cliques. */
 #ifndef ISO_TESTS_SAP_PROBLEM_H
 #define ISO_TESTS_SAP_PROBLEM_H
 
@@ -21,15 +22,21 @@
 #include "kernels/sap/solve.h"
 
 #define SAPP_MAXW 8
+#define SAPP_MAXC 10 /* cliques per world */
 
+/* Every world has the same cliques: sizes 6 (a free body, SAP_BLOCK_RIGID_POINT blocks) and 3
+ * (a point mass, SAP_BLOCK_POINT_MASS blocks), in v order, their A blocks packed. */
 typedef struct sapProblem {
-  int nworld, nbody, nv, max_con;
+  int nworld, ncl, nv, nA, max_con;
+  sapClique cl[SAPP_MAXC];
   double dt;
   isoBackend be;
   linalgCholesky chol;
   double *v, *vstar, *A, *dv; /* shapes as in sapBatch */
   double *gamma;              /* (nworld, max_con, 3) γ at the returned v (filled by sapp_solve) */
-  double *origin;             /* (nworld, nbody, 3) body origins (set before sapp_solve) */
+  double *origin;             /* (nworld, ncl, 3) clique origins (set before sapp_solve) */
+  int *nclique;               /* (nworld) */
+  sapClique *clique;          /* (nworld, ncl) */
   sapCon *con;
   contactRec *list;           /* (nworld, max_con) record i of constraint i: point and normal */
   sapContactParams *params;   /* (nworld, max_con) each constraint's law parameters */
@@ -44,18 +51,27 @@ typedef struct sapProblem {
   int nalpha;
 } sapProblem;
 
-static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, double dt) {
+/* A batch of nworld worlds of ncl cliques of the given sizes (6 or 3 each). */
+static inline void sapp_init_cliques(sapProblem *P, int nworld, int ncl, const int *sizes, int max_con, double dt) {
   memset(P, 0, sizeof *P);
-  cr_assert(nbody > 0 && 6 * nbody <= 64 && nworld > 0 && nworld <= SAPP_MAXW);
-  P->nworld = nworld, P->nbody = nbody, P->nv = 6 * nbody, P->max_con = max_con, P->dt = dt;
+  cr_assert(ncl > 0 && ncl <= SAPP_MAXC && nworld > 0 && nworld <= SAPP_MAXW);
+  for (int k = 0; k < ncl; ++k) {
+    cr_assert(sizes[k] == 6 || sizes[k] == 3);
+    P->cl[k].nv = sizes[k], P->cl[k].v0 = P->nv, P->cl[k].a0 = P->nA;
+    P->nv += sizes[k], P->nA += sizes[k] * sizes[k];
+  }
+  cr_assert(P->nv <= 64);
+  P->nworld = nworld, P->ncl = ncl, P->max_con = max_con, P->dt = dt;
   cr_assert_eq(backend_init(&P->be, ISO_BACKEND_CPU, 1, NULL), ISO_OK);
   cr_assert_eq(linalg_cholesky_create(&P->be, P->nv, nworld, &P->chol), ISO_OK);
   const size_t W = (size_t)nworld, nv = (size_t)P->nv, mc = (size_t)max_con;
   P->v = calloc(W * nv, sizeof(double));
   P->vstar = calloc(W * nv, sizeof(double));
-  P->A = calloc(W * 36 * (size_t)nbody, sizeof(double));
+  P->A = calloc(W * (size_t)P->nA, sizeof(double));
   P->gamma = calloc(W * mc * 3, sizeof(double));
-  P->origin = calloc(W * 3 * (size_t)nbody, sizeof(double));
+  P->origin = calloc(W * 3 * (size_t)ncl, sizeof(double));
+  P->nclique = calloc(W, sizeof(int));
+  P->clique = calloc(W * (size_t)ncl, sizeof(sapClique));
   P->dv = calloc(W * nv, sizeof(double));
   P->con = calloc(W * mc, sizeof(sapCon));
   P->list = calloc(W * mc, sizeof(contactRec));
@@ -64,38 +80,69 @@ static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, 
   P->ncon = calloc(W, sizeof(int));
   P->stats = calloc(W, sizeof(sapStats));
   P->status = calloc(W, sizeof(uint32_t));
+  for (int w = 0; w < nworld; ++w) {
+    P->nclique[w] = ncl;
+    memcpy(P->clique + (long)w * ncl, P->cl, sizeof(sapClique) * (size_t)ncl);
+  }
   sapBatch *B = &P->B;
-  B->nbody = nbody, B->nv = P->nv, B->max_con = max_con;
+  B->nv = P->nv, B->max_clique = ncl, B->max_A = P->nA, B->max_con = max_con;
   B->set = sap_default_settings();
   B->v = P->v, B->vstar = P->vstar, B->A = P->A, B->con = P->con, B->ncon = P->ncon;
+  B->nclique = P->nclique, B->clique = P->clique;
   B->dv = P->dv, B->list = P->list, B->max_list = max_con, B->origin = P->origin;
   B->H = P->chol.A, B->rhs = P->chol.B, B->info = P->chol.info;
   B->stats = P->stats, B->status = P->status;
+}
+
+/* nbody free bodies per world. */
+static inline void sapp_init(sapProblem *P, int nworld, int nbody, int max_con, double dt) {
+  int sizes[SAPP_MAXC];
+  cr_assert(nbody <= SAPP_MAXC);
+  for (int k = 0; k < nbody; ++k) sizes[k] = 6;
+  sapp_init_cliques(P, nworld, nbody, sizes, max_con, dt);
 }
 
 static inline void sapp_free(sapProblem *P) {
   linalg_cholesky_destroy(&P->be, &P->chol);
   backend_release(&P->be);
   free(P->v), free(P->vstar), free(P->A), free(P->gamma), free(P->origin), free(P->dv);
+  free(P->nclique), free(P->clique);
   free(P->con), free(P->list), free(P->params), free(P->jac), free(P->ncon), free(P->stats), free(P->status);
 }
 
 static inline double *sapp_v(const sapProblem *P, double *x, int w) { return x + (long)w * P->nv; }
-static inline double *sapp_A(const sapProblem *P, int w) { return P->A + 36L * P->nbody * w; }
+static inline double *sapp_A(const sapProblem *P, int w) { return P->A + (long)P->nA * w; }
+/* Clique k's block of world w's A (row-major, P->cl[k].nv square). */
+static inline double *sapp_Ak(const sapProblem *P, int w, int k) { return sapp_A(P, w) + P->cl[k].a0; }
 static inline sapCon *sapp_con(const sapProblem *P, int w) { return P->con + (long)w * P->max_con; }
 static inline sapContactParams *sapp_params(const sapProblem *P, int w) { return P->params + (long)w * P->max_con; }
 static inline sapJac *sapp_jac(const sapProblem *P, int w) { return P->jac + (long)w * P->max_con; }
-static inline double *sapp_origin(const sapProblem *P, int w, int b) { return P->origin + 3L * (P->nbody * w + b); }
+static inline double *sapp_origin(const sapProblem *P, int w, int k) { return P->origin + 3L * (P->ncl * w + k); }
+static inline const sapClique *sapp_cliques(const sapProblem *P, int w) { return P->clique + (long)P->ncl * w; }
 
-/* Add a contact between bodies ba and bb (−1: the world) of world w at point p with normal
+/* diag(A)ᵢ of world w. */
+static inline double sapp_diag(const sapProblem *P, int w, int i) {
+  for (int k = 0; k < P->ncl; ++k) {
+    const sapClique *c = P->cl + k;
+    if (i < c->v0 + c->nv) return sapp_Ak(P, w, k)[(c->nv + 1) * (i - c->v0)];
+  }
+  return NAN;
+}
+
+/* Add a contact between cliques ka and kb (−1: the world) of world w at point p with normal
  * n_AB (Cz, out of A into B) and law parameters prm. The solver builds the frame's tangents
  * from the normal itself (sap_frame_from_z); sapp_prepare records them in P->jac. */
-static inline int sapp_add_con(sapProblem *P, int w, int ba, int bb, vec3 n_AB, vec3 p, sapContactParams prm) {
+static inline int sapp_add_con(sapProblem *P, int w, int ka, int kb, vec3 n_AB, vec3 p, sapContactParams prm) {
   cr_assert_lt(P->ncon[w], P->max_con);
   int i = P->ncon[w]++;
   sapCon *c = sapp_con(P, w) + i;
   memset(c, 0, sizeof *c);
-  c->body_a = ba, c->body_b = bb, c->contact = i;
+  c->kind = SAP_CON_CONTACT, c->rows = 3, c->contact = i;
+  c->clique[0] = ka, c->clique[1] = kb;
+  for (int q = 0; q < 2; ++q) {
+    int k = q ? kb : ka;
+    c->block[q] = k >= 0 && P->cl[k].nv == 3 ? SAP_BLOCK_POINT_MASS : SAP_BLOCK_RIGID_POINT;
+  }
   contactRec *r = P->list + (long)w * P->max_con + i;
   memset(r, 0, sizeof *r);
   r->point = p;
@@ -121,12 +168,12 @@ static inline void sapp_prepare(sapProblem *P) {
       cr_assert_leq(v3_norm(v3_add(cz, r->normal)), 1e-15, "Cz is not n_AB");
       cr_assert_leq(v3_norm(v3_sub(v3_cross(cx, cy), cz)) + fabs(v3_dot(cx, cy)) + fabs(v3_norm(cx) - 1), 1e-14);
       for (int q = 0; q < 2; ++q) {
-        int b = q ? c->body_b : c->body_a;
-        vec3 o = b >= 0 ? v3(sapp_origin(P, w, b)[0], sapp_origin(P, w, b)[1], sapp_origin(P, w, b)[2]) : v3_zero();
-        cr_assert_leq(v3_norm(v3_sub(q ? j.r_b : j.r_a, v3_sub(r->point, o))), 0.0, "offset of body %d", b);
+        int k = c->clique[q];
+        vec3 o = k >= 0 ? v3(sapp_origin(P, w, k)[0], sapp_origin(P, w, k)[1], sapp_origin(P, w, k)[2]) : v3_zero();
+        cr_assert_leq(v3_norm(v3_sub(j.r[q], v3_sub(r->point, o))), 0.0, "offset from clique %d", k);
       }
       sapp_jac(P, w)[i] = j;
-      sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_A(P, w), P->dt);
+      sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_cliques(P, w), sapp_A(P, w), P->dt);
     }
     sap_setup_world(&P->B, w);
   }
@@ -136,8 +183,8 @@ static inline void sapp_prepare(sapProblem *P) {
 static inline void sapp_impulses(sapProblem *P) {
   for (int w = 0; w < P->nworld; ++w)
     for (int i = 0; i < P->ncon[w]; ++i)
-      sap_con_eval(sapp_con(P, w) + i, sapp_jac(P, w) + i, sapp_v(P, P->v, w), P->gamma + 3L * (P->max_con * w + i),
-                   NULL);
+      sap_con_eval(sapp_con(P, w) + i, sapp_jac(P, w) + i, sapp_cliques(P, w), sapp_v(P, P->v, w),
+                   P->gamma + 3L * (P->max_con * w + i), NULL);
 }
 
 static inline int sapp_all_done(const sapProblem *P) {
@@ -180,53 +227,64 @@ static inline void sapp_solve(sapProblem *P) {
 
 static inline vec3 sapp_vat(const double *x, int k) { return v3(x[k], x[k + 1], x[k + 2]); }
 
-/* Velocity of the material point of body b at offset r: v_Bo + ω × r (zero for the world). */
-static inline vec3 sapp_point_vel(const double *v, int b, vec3 r) {
-  if (b < 0) return v3_zero();
-  return v3_add(sapp_vat(v, 6 * b + 3), v3_cross(sapp_vat(v, 6 * b), r));
+/* Velocity of the material point of clique k at offset r: for a free body v_Bo + ω × r, for a
+ * point mass its velocity (zero for the world). */
+static inline vec3 sapp_point_vel(const sapProblem *P, const double *v, int k, vec3 r) {
+  if (k < 0) return v3_zero();
+  const int o = P->cl[k].v0;
+  if (P->cl[k].nv == 3) return sapp_vat(v, o);
+  return v3_add(sapp_vat(v, o + 3), v3_cross(sapp_vat(v, o), r));
 }
 
 /* vc = R_WCᵀ(v_Bc − v_Ac). */
-static inline void sapp_con_vel(const sapJac *c, const double *v, double vc[3]) {
-  vec3 d = v3_sub(sapp_point_vel(v, c->body_b, c->r_b), sapp_point_vel(v, c->body_a, c->r_a));
+static inline void sapp_con_vel(const sapProblem *P, const sapJac *c, const double *v, double vc[3]) {
+  vec3 d = v3_sub(sapp_point_vel(P, v, c->clique[1], c->r[1]), sapp_point_vel(P, v, c->clique[0], c->r[0]));
   for (int i = 0; i < 3; ++i) vc[i] = v3_dot(m3_col(c->R_WC, i), d);
 }
 
-/* f += generalized impulse of γ (on B at C, in C) and −γ on A: [r × γ_W, γ_W] per body. */
-static inline void sapp_con_force(const sapJac *c, const double g[3], double *f) {
+/* f += generalized impulse of γ (on B at C, in C) and −γ on A: [r × γ_W, γ_W] on a free body,
+ * γ_W on a point mass. */
+static inline void sapp_con_force(const sapProblem *P, const sapJac *c, const double g[3], double *f) {
   vec3 gw = v3_zero();
   for (int i = 0; i < 3; ++i) gw = v3_add(gw, v3_scale(m3_col(c->R_WC, i), g[i]));
-  int b[2] = {c->body_b, c->body_a};
-  vec3 r[2] = {c->r_b, c->r_a};
   for (int q = 0; q < 2; ++q) {
-    if (b[q] < 0) continue;
-    double s = q ? -1.0 : 1.0;
-    vec3 t = v3_cross(r[q], gw);
+    const int k = c->clique[q];
+    if (k < 0) continue;
+    const double s = q ? 1.0 : -1.0;
+    const int o = P->cl[k].v0;
+    if (P->cl[k].nv == 3) {
+      f[o] += s * gw.x, f[o + 1] += s * gw.y, f[o + 2] += s * gw.z;
+      continue;
+    }
+    vec3 t = v3_cross(c->r[q], gw);
     double e[6] = {t.x, t.y, t.z, gw.x, gw.y, gw.z};
-    for (int k = 0; k < 6; ++k) f[6 * b[q] + k] += s * e[k];
+    for (int i = 0; i < 6; ++i) f[o + i] += s * e[i];
   }
 }
 
 /* ℓ(v), ∇ℓ = A(v − v*) − Jᵀγ (grad may be NULL) and Jᵀγ (jg may be NULL) for world w. */
 static inline double sapp_cost_grad(const sapProblem *P, int w, const double *v, double *grad, double *jg) {
-  const double *A = sapp_A(P, w), *vs = sapp_v(P, P->vstar, w);
+  const double *vs = sapp_v(P, P->vstar, w);
   double g[64], f[64];
   double cost = 0;
   for (int i = 0; i < P->nv; ++i) f[i] = 0;
-  for (int b = 0; b < P->nbody; ++b)
-    for (int i = 0; i < 6; ++i) {
+  for (int k = 0; k < P->ncl; ++k) {
+    const int n = P->cl[k].nv, o = P->cl[k].v0;
+    const double *A = sapp_Ak(P, w, k);
+    for (int i = 0; i < n; ++i) {
       double s = 0;
-      for (int k = 0; k < 6; ++k) s += A[36 * b + 6 * i + k] * (v[6 * b + k] - vs[6 * b + k]);
-      g[6 * b + i] = s;
-      cost += 0.5 * s * (v[6 * b + i] - vs[6 * b + i]);
+      for (int m = 0; m < n; ++m) s += A[n * i + m] * (v[o + m] - vs[o + m]);
+      g[o + i] = s;
+      cost += 0.5 * s * (v[o + i] - vs[o + i]);
     }
+  }
   const sapCon *con = sapp_con(P, w);
   const sapJac *jac = sapp_jac(P, w);
   for (int c = 0; c < P->ncon[w]; ++c) {
     double vc[3], gam[3];
-    sapp_con_vel(jac + c, v, vc);
+    sapp_con_vel(P, jac + c, v, vc);
     cost += sap_contact_eval(&con[c].data, vc, gam, NULL);
-    sapp_con_force(jac + c, gam, f);
+    sapp_con_force(P, jac + c, gam, f);
   }
   for (int i = 0; i < P->nv; ++i) {
     if (grad) grad[i] = g[i] - f[i];
@@ -243,9 +301,8 @@ static inline double sapp_norm2(const double *x, int n) {
 
 /* ‖x‖_D with D = diag(A)^(−1/2), as in the stopping criterion. */
 static inline double sapp_norm_D(const sapProblem *P, int w, const double *x) {
-  const double *A = sapp_A(P, w);
   double s = 0;
-  for (int i = 0; i < P->nv; ++i) s += x[i] * x[i] / A[36 * (i / 6) + 7 * (i % 6)];
+  for (int i = 0; i < P->nv; ++i) s += x[i] * x[i] / sapp_diag(P, w, i);
   return sqrt(s);
 }
 
@@ -253,7 +310,7 @@ static inline double sapp_norm_D(const sapProblem *P, int w, const double *x) {
 static inline double sapp_crit_ratio(const sapProblem *P, int w, const double *v, double abs_tol, double rel_tol) {
   double g[64], jg[64], p[64];
   sapp_cost_grad(P, w, v, g, jg);
-  sap_mul_A(sapp_A(P, w), P->nbody, v, p);
+  sap_mul_A(sapp_cliques(P, w), P->ncl, sapp_A(P, w), v, p);
   double pn = sapp_norm_D(P, w, p), jn = sapp_norm_D(P, w, jg);
   return sapp_norm_D(P, w, g) / (abs_tol + rel_tol * (pn > jn ? pn : jn));
 }
@@ -272,7 +329,6 @@ static inline double sapp_dist_bound(const sapProblem *P, int w, const double *v
  * cost differences, decide, so rounding of ℓ does not stall it near the optimum. Runs until the
  * criterion ratio at ε_r = 1e-12 is below 1; uses only sapp_cost_grad. Returns the iterations. */
 static inline int sapp_ref_minimise(const sapProblem *P, int w, double *v) {
-  const double *A = sapp_A(P, w);
   double g[64], d[64], trial[64], gt[64];
   double t = 1e-3;
   memcpy(v, sapp_v(P, P->vstar, w), sizeof(double) * (size_t)P->nv);
@@ -280,7 +336,7 @@ static inline int sapp_ref_minimise(const sapProblem *P, int w, double *v) {
   int it;
   for (it = 0; it < 2000000; ++it) {
     if (sapp_crit_ratio(P, w, v, 1e-300, 1e-12) < 1) break;
-    for (int i = 0; i < P->nv; ++i) d[i] = -g[i] / A[36 * (i / 6) + 7 * (i % 6)];
+    for (int i = 0; i < P->nv; ++i) d[i] = -g[i] / sapp_diag(P, w, i);
     t *= 2;
     for (;;) {
       for (int i = 0; i < P->nv; ++i) trial[i] = v[i] + t * d[i];

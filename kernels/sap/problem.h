@@ -1,0 +1,252 @@
+/* The SAP problem of one world (DESIGN.md "The SAP problem"; reference §5.1): its unknowns in
+ * cliques, its constraints with a kind, a row count and Jacobian blocks on one or two cliques,
+ * and the clique-block operations the Newton solver (kernels/sap/solve.h) is made of.
+ *
+ * Cliques. v is the concatenation of the world's cliques: clique k owns v[v0, v0 + nv) and a
+ * dense nv × nv block of A, row-major at a0 in the world's A storage; A is block diagonal over
+ * cliques. The solver reads sizes and offsets only, never a kind: a free body is a clique of
+ * 6 DoFs ([ω_W, v_WBo], kernels/rigid/free_body.h, clique b = body b); a joint tree (its DoFs)
+ * and a deformable (its participating vertex DoFs) will be cliques of other sizes. Cliques lie
+ * in v order (v0 ascending, contiguous), so a loop over cliques visits v in order.
+ *
+ * Constraints. kind (SAP_CON_*) picks the law and the row count; clique[q] the one or two
+ * cliques it couples (−1: none, the world); block[q] the kind of its Jacobian block on clique[q]
+ * (rows × that clique's nv). Blocks are not stored dense — 2·3·6 reals per contact would be most
+ * of a world's memory — but formed where used from compact data, by a switch on the block kind
+ * (no function pointers, so the same code runs on the GPU):
+ *   SAP_BLOCK_RIGID_POINT  a free-body clique: the velocity of a point of the body in the
+ *                          constraint frame, J = s·R_WCᵀ[−[r]× | I] (kernels/rigid/free_body.h),
+ *                          from the frame and the offset r of the point from the body origin;
+ *   SAP_BLOCK_POINT_MASS   a 3-DoF clique whose DoFs are a point's velocity (a point mass; the
+ *                          shape a deformable vertex's block takes): J = s·R_WCᵀ.
+ * s = −1 on clique[0] (A) and +1 on clique[1] (B), so that Jv = R_WCᵀ(v_Bc − v_Ac). A dense kind
+ * for joint trees will point into a per-world pool of J reals, addressed beside the constraints
+ * so that free-body worlds do not pay for it.
+ *
+ * A contact (SAP_CON_CONTACT, 3 rows) keeps the index of its record in the world's contact list
+ * (kernels/contact/list.h): its point and normal give the frame and, with the step's clique
+ * origins, the offsets (sap_con_jac); the rest of the record (geometries, area, source face) is
+ * what the results report, beside the problem, never read by the solver. Its law is one of the
+ * three contact approximations (kernels/sap/contact.h), dispatched by kind in sap_con_law.
+ *
+ * Every loop over rows, cliques and DoFs adds in the order the free-body solver did before the
+ * problem was cut in cliques (block B before block A in Jv and Jᵀγ, A before B in JᵀGJ and the
+ * Delassus estimate; signs folded into J, which negation leaves exact), so trajectories are
+ * bitwise those of the golden runs. */
+#ifndef ISO_KERNELS_SAP_PROBLEM_H
+#define ISO_KERNELS_SAP_PROBLEM_H
+
+#include "kernels/contact/list.h"
+#include "kernels/core.h"
+#include "kernels/math/mat3.h"
+#include "kernels/math/vec3.h"
+#include "kernels/rigid/free_body.h"
+#include "kernels/sap/contact.h"
+
+/* Constraint kinds. Limits, PD controllers, couplers, welds and fixed vertices will join. */
+#define SAP_CON_CONTACT 0 /* 3 rows [t_x, t_y, n]; law: sapContactData (convex, lagged, similar) */
+#define SAP_MAX_ROWS 3    /* the most rows of any kind */
+
+/* Jacobian block kinds (see the top of the file). */
+#define SAP_BLOCK_RIGID_POINT 0
+#define SAP_BLOCK_POINT_MASS 1
+#define SAP_BLOCK_MAX RIGID_POINT_JAC_LEN /* reals of the largest block a compact kind forms */
+
+/* One clique of a world: its DoFs v[v0, v0 + nv) and its block of A at a0 (nv·nv reals). */
+typedef struct sapClique {
+  int nv, v0, a0;
+} sapClique;
+
+/* A constraint: what the solver needs; 16 bytes beside its law's data, so that the contact
+ * list and the constraints of the five-box stack stay within its memory budget. */
+typedef struct sapCon {
+  unsigned char kind;     /* SAP_CON_* */
+  unsigned char rows;     /* ≤ SAP_MAX_ROWS */
+  unsigned char block[2]; /* SAP_BLOCK_* of the block on clique[q] */
+  int clique[2];          /* −1: none (the world) */
+  int contact;            /* SAP_CON_CONTACT: index of its record in the world's contact list */
+  sapContactData data;    /* SAP_CON_CONTACT: the law's data */
+} sapCon;
+
+/* A constraint's Jacobian data at this step, formed from its compact data where it is needed. */
+typedef struct sapJac {
+  int rows;
+  int block[2], clique[2];
+  mat3 R_WC;  /* the constraint frame; columns Cx, Cy, Cz = n̂_AB for a contact */
+  vec3 r[2];  /* RIGID_POINT: the point minus the clique's origin, world frame */
+} sapJac;
+
+/* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
+ * (Drake leaves them arbitrary, §3), here built from the world axis least aligned with n. */
+static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
+  vec3 a = fabs(n.x) <= fabs(n.y) && fabs(n.x) <= fabs(n.z) ? v3(1, 0, 0)
+           : fabs(n.y) <= fabs(n.z)                          ? v3(0, 1, 0)
+                                                              : v3(0, 0, 1);
+  vec3 t1 = v3_normalize(v3_cross(a, n));
+  vec3 t2 = v3_cross(n, t1);
+  return m3_from_cols(t1, t2, n);
+}
+
+/* The Jacobian data of contact constraint c at p_WC with normal n̂_BA (Cz = n̂_AB = −n̂_BA);
+ * o[q]: the origin of clique[q] (zero for the world). */
+static inline ISO_HD sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_BA, const vec3 o[2]) {
+  sapJac j;
+  j.rows = c->rows;
+  for (int q = 0; q < 2; ++q) {
+    j.block[q] = c->block[q];
+    j.clique[q] = c->clique[q];
+  }
+  j.R_WC = sap_frame_from_z(v3_neg(nhat_BA));
+  j.r[0] = v3_sub(p_WC, o[0]);
+  j.r[1] = v3_sub(p_WC, o[1]);
+  return j;
+}
+
+/* Block q of j, dense rows × n row-major (n: its clique's nv): a compact kind forms it into
+ * scratch (SAP_BLOCK_MAX reals) and returns scratch; a stored dense kind will return its place in
+ * the pool instead, so nothing below copies a block or sizes a buffer by a clique. */
+static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scratch) {
+  const real s = q ? (real)1 : (real)-1;
+  switch (j->block[q]) {
+    case SAP_BLOCK_POINT_MASS:
+      for (int i = 0; i < 3; ++i) {
+        vec3 c = m3_col(j->R_WC, i);
+        scratch[3 * i + 0] = s * c.x, scratch[3 * i + 1] = s * c.y, scratch[3 * i + 2] = s * c.z;
+      }
+      return scratch;
+    case SAP_BLOCK_RIGID_POINT:
+    default:
+      rigid_point_jacobian(j->R_WC, j->r[q], s, scratch);
+      return scratch;
+  }
+}
+
+/* vc += J_q·x for block q (x: the world's vector). */
+static inline ISO_HD void sap_block_apply(const sapJac *j, int q, const sapClique *cl, const real *x, real *vc) {
+  real scratch[SAP_BLOCK_MAX];
+  const real *J = sap_block_get(j, q, scratch);
+  const int n = cl->nv;
+  const real *xq = x + cl->v0;
+  for (int i = 0; i < j->rows; ++i)
+    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[k];
+}
+
+/* out += s·J_qᵀ·g for block q (out: the world's vector). */
+static inline ISO_HD void sap_block_apply_t(const sapJac *j, int q, const sapClique *cl, const real *g, real s,
+                                            real *out) {
+  real scratch[SAP_BLOCK_MAX];
+  const real *J = sap_block_get(j, q, scratch);
+  const int n = cl->nv;
+  real *oq = out + cl->v0;
+  for (int k = 0; k < n; ++k) {
+    real t = J[k] * g[0];
+    for (int i = 1; i < j->rows; ++i) t += J[n * i + k] * g[i];
+    oq[k] += s * t;
+  }
+}
+
+/* vc = J·x for constraint j and the world's vector x; cl: the world's cliques. */
+static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, const real *x, real *vc) {
+  for (int i = 0; i < j->rows; ++i) vc[i] = 0;
+  for (int q = 1; q >= 0; --q)
+    if (j->clique[q] >= 0) sap_block_apply(j, q, cl + j->clique[q], x, vc);
+}
+
+/* out += s·Jᵀ·g for constraint j (the generalized impulse of γ = g on the world's cliques). */
+static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, const real *g, real s, real *out) {
+  for (int q = 1; q >= 0; --q)
+    if (j->clique[q] >= 0) sap_block_apply_t(j, q, cl + j->clique[q], g, s, out);
+}
+
+/* H += JᵀGJ for constraint j into the column-major nv × nv matrix H: block (p, q) of cliques
+ * clique[p], clique[q] gets J_pᵀ·(G·J_q), one column of G·J_q at a time (so no scratch grows
+ * with a clique). G: rows × rows, row-major. */
+static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
+  real scratch[2][SAP_BLOCK_MAX];
+  const real *Jb[2] = {(const real *)0, (const real *)0};
+  const int m = j->rows;
+  for (int q = 0; q < 2; ++q)
+    if (j->clique[q] >= 0) Jb[q] = sap_block_get(j, q, scratch[q]);
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    const int nq = cq->nv;
+    for (int b = 0; b < nq; ++b) {
+      real gj[SAP_MAX_ROWS]; /* column b of G·J_q */
+      for (int i = 0; i < m; ++i) {
+        real t = G[m * i] * Jb[q][b];
+        for (int l = 1; l < m; ++l) t += G[m * i + l] * Jb[q][nq * l + b];
+        gj[i] = t;
+      }
+      real *Hb = H + (long)(cq->v0 + b) * nv;
+      for (int p = 0; p < 2; ++p) {
+        if (j->clique[p] < 0) continue;
+        const sapClique *cp = cl + j->clique[p];
+        const int np = cp->nv;
+        const real *Jp = Jb[p];
+        for (int a = 0; a < np; ++a) {
+          real t = Jp[a] * gj[0];
+          for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
+          Hb[cp->v0 + a] += t;
+        }
+      }
+    }
+  }
+}
+
+/* W = Σ_q J_q diag(A_q)⁻¹ J_qᵀ (rows × rows, row-major), the Delassus operator with A replaced
+ * by its diagonal (§5.1); A_world: the world's A storage. */
+static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *cl, const real *A_world, real *W) {
+  real scratch[SAP_BLOCK_MAX];
+  const int m = j->rows;
+  for (int i = 0; i < m * m; ++i) W[i] = 0;
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *c = cl + j->clique[q];
+    const int n = c->nv;
+    const real *Ab = A_world + c->a0;
+    const real *J = sap_block_get(j, q, scratch);
+    for (int i = 0; i < m; ++i)
+      for (int k2 = 0; k2 < m; ++k2) {
+        real s = 0;
+        for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / Ab[(n + 1) * k];
+        W[m * i + k2] += s;
+      }
+  }
+}
+
+/* The Delassus estimate of constraint c, by kind. A contact uses one w for its three equations,
+ * w = ‖W‖_F/3 (§5.1). */
+static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
+  real W[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  sap_con_delassus_W(j, cl, A_world, W);
+  switch (c->kind) {
+    case SAP_CON_CONTACT:
+    default: {
+      real f = 0;
+      for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
+      return sqrt(f) / 3;
+    }
+  }
+}
+
+/* The law of constraint c at constraint velocities vc (c->rows): γ and G (either may be NULL),
+ * returns ℓᵢ. */
+static inline ISO_HD real sap_con_law(const sapCon *c, const real *vc, real *gamma, real *G) {
+  switch (c->kind) {
+    case SAP_CON_CONTACT:
+    default:
+      return sap_contact_eval(&c->data, vc, gamma, G);
+  }
+}
+
+/* γ (and G when not NULL) of constraint c with Jacobian data j at the world's velocities v;
+ * returns ℓᵢ. The impulses the queries report are this at the solved velocities. */
+static inline ISO_HD real sap_con_eval(const sapCon *c, const sapJac *j, const sapClique *cl, const real *v,
+                                       real *gamma, real *G) {
+  real vc[SAP_MAX_ROWS];
+  sap_con_apply(j, cl, v, vc);
+  return sap_con_law(c, vc, gamma, G);
+}
+
+#endif

@@ -1,0 +1,168 @@
+/* The SAP problem in cliques (kernels/sap/problem.h) on hand-built problems whose cliques have
+ * different sizes: free bodies (6 DoFs, SAP_BLOCK_RIGID_POINT blocks) beside point masses
+ * (3 DoFs, SAP_BLOCK_POINT_MASS blocks), a mix no scene makes yet, so that nothing in the solver
+ * can lean on a clique being 6 wide. Checked:
+ *  - the Newton system the solver assembles from clique blocks, against one built densely here
+ *    from the harness's own contact velocities: H = A + Σ JᵀGJ and the right-hand side −∇ℓ;
+ *    a constraint between two cliques couples their blocks of H, one between a clique and the
+ *    world touches only its clique's diagonal block;
+ *  - random mixed problems (all three contact models) solve to optimality, with the checks of
+ *    the free-body solver tests (tests/support/sap_random.h), and the per-world solve gives
+ *    bitwise the batched one. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/sap/solve.h"
+#include "support/sap_problem.h"
+#include "support/sap_random.h"
+#include "support/support.h"
+
+#define DT 0.01
+
+/* Free body, point mass, free body, point mass: offsets 0, 6, 9, 15 in v. */
+static const int mixed[4] = {6, 3, 6, 3};
+
+/* Contacts of every kind of coupling: with the world on either side, free body – point mass,
+ * point mass – point mass, free body – free body. */
+static const int mixed_pairs[8][2] = {{-1, 0}, {-1, 1}, {0, 1}, {1, 3}, {2, 3}, {3, -1}, {0, 2}, {-1, 2}};
+
+/* Constraint c's Jacobian (3 × nv, row-major) from the harness's own contact velocity, which is
+ * linear in v: column k is the velocity of unit vector e_k. */
+static void dense_jacobian(const sapProblem *P, const sapJac *j, double *J) {
+  double e[64] = {0}, vc[3];
+  for (int k = 0; k < P->nv; ++k) {
+    e[k] = 1;
+    sapp_con_vel(P, j, e, vc);
+    for (int i = 0; i < 3; ++i) J[P->nv * i + k] = vc[i];
+    e[k] = 0;
+  }
+}
+
+/* H = A + Σ JᵀGJ (row-major nv × nv) at world 0's v, from dense Jacobians and the law's G at
+ * the harness's contact velocities. */
+static void dense_hessian(const sapProblem *P, double *H) {
+  const int nv = P->nv;
+  const double *v = P->v;
+  memset(H, 0, sizeof(double) * (size_t)(nv * nv));
+  for (int k = 0; k < P->ncl; ++k) {
+    const sapClique *c = P->cl + k;
+    for (int a = 0; a < c->nv; ++a)
+      for (int b = 0; b < c->nv; ++b) H[nv * (c->v0 + a) + c->v0 + b] = sapp_Ak(P, 0, k)[c->nv * a + b];
+  }
+  for (int i = 0; i < P->ncon[0]; ++i) {
+    double J[3 * 64], vc[3], g[3], G[9];
+    dense_jacobian(P, P->jac + i, J);
+    sapp_con_vel(P, P->jac + i, v, vc);
+    sap_contact_eval(&P->con[i].data, vc, g, G);
+    for (int a = 0; a < nv; ++a)
+      for (int b = 0; b < nv; ++b) {
+        double s = 0;
+        for (int r = 0; r < 3; ++r)
+          for (int t = 0; t < 3; ++t) s += J[nv * r + a] * G[3 * r + t] * J[nv * t + b];
+        H[nv * a + b] += s;
+      }
+  }
+}
+
+/* One world of cliques of `sizes`, contacts `pairs`, prepared as stage 5 prepares it, and the
+ * solver's first Newton system assembled (sap_newton_begin). */
+static void first_system(sapProblem *P, int ncl, const int *sizes, const int (*pairs)[2], int npair, int model,
+                         uint64_t seed) {
+  test_rng r = {seed};
+  sapp_init_cliques(P, 1, ncl, sizes, npair, DT);
+  sapr_world(P, 0, model, &r, pairs, npair);
+  sapp_prepare(P);
+  sap_newton_begin(&P->B, 0);
+  cr_assert(!P->stats[0].done, "a random warm start is not optimal: the system must be assembled");
+}
+
+/* The assembled H and −∇ℓ agree with the dense ones to rounding: each entry is a sum of a few
+ * dozen products, ≤ 1e-13 of the largest entry (1e-12 allowed); G comes from the same law at
+ * contact velocities that differ by rounding, and the laws are smooth away from region
+ * boundaries, which random velocities do not sit on. H is assembled column-major and must be
+ * symmetric to the same tolerance. */
+Test(sap_cliques, hessian_and_gradient_are_dense_sums_over_clique_blocks) {
+  for (int model = 0; model < 3; ++model) {
+    sapProblem P;
+    first_system(&P, 4, mixed, mixed_pairs, 8, model, 40 + (uint64_t)model);
+    const int nv = P.nv;
+    double Hd[64 * 64], g[64], scale = 0, gscale = 0;
+    dense_hessian(&P, Hd);
+    for (int i = 0; i < nv * nv; ++i) scale = fmax(scale, fabs(Hd[i]));
+    const double *H = P.chol.A; /* column-major: H[nv·col + row] */
+    for (int a = 0; a < nv; ++a)
+      for (int b = 0; b < nv; ++b) {
+        cr_assert_leq(fabs(H[nv * b + a] - Hd[nv * a + b]), 1e-12 * scale, "model %d: H[%d][%d] = %.17g, dense %.17g",
+                      model, a, b, H[nv * b + a], Hd[nv * a + b]);
+        cr_assert_leq(fabs(H[nv * b + a] - H[nv * a + b]), 1e-12 * scale, "H not symmetric at %d, %d", a, b);
+      }
+    sapp_cost_grad(&P, 0, P.v, g, NULL);
+    for (int i = 0; i < nv; ++i) gscale = fmax(gscale, fabs(g[i]));
+    for (int i = 0; i < nv; ++i)
+      cr_assert_leq(fabs(P.chol.B[i] + g[i]), 1e-12 * gscale, "model %d: rhs[%d] = %.17g, −∇ℓ = %.17g", model, i,
+                    P.chol.B[i], -g[i]);
+    sapp_free(&P);
+  }
+}
+
+/* Which blocks a constraint fills: a free body (clique 0) and a point mass (clique 1) with
+ * contacts against the world only leave H's coupling block (6 × 3) exactly zero; one contact
+ * between them fills it (the A blocks are diagonal to the clique, so only the constraint can). */
+Test(sap_cliques, only_a_constraint_between_two_cliques_couples_them) {
+  static const int sizes[2] = {6, 3};
+  static const int world_only[3][2] = {{-1, 0}, {1, -1}, {-1, 1}};
+  static const int coupled[3][2] = {{-1, 0}, {1, -1}, {0, 1}};
+  for (int k = 0; k < 2; ++k) {
+    sapProblem P;
+    first_system(&P, 2, sizes, k ? coupled : world_only, 3, SAP_MODEL_CONVEX, 7);
+    const int nv = P.nv;
+    double coupling = 0, diag = 0;
+    for (int a = 0; a < 6; ++a) {
+      for (int b = 6; b < 9; ++b) coupling += fabs(P.chol.A[nv * b + a]);
+      diag += fabs(P.chol.A[nv * a + a]);
+    }
+    if (k) cr_assert_gt(coupling, 1e-6 * diag, "a constraint between cliques 0 and 1 must couple them");
+    else cr_assert_eq(coupling, 0.0, "constraints with the world coupled two cliques");
+    sapp_free(&P);
+  }
+}
+
+/* Four random worlds of mixed cliques per model, solved together, each optimal. */
+static void mixed_optimality(int model, uint64_t seed) {
+  sapProblem P;
+  test_rng r = {seed};
+  sapp_init_cliques(&P, 4, 4, mixed, 8, DT);
+  for (int w = 0; w < P.nworld; ++w) sapr_world(&P, w, model, &r, mixed_pairs, 8);
+  sapp_solve(&P);
+  sapr_check_optimal(&P, model, &r);
+  sapp_free(&P);
+}
+
+Test(sap_cliques, mixed_sizes_convex_is_optimal) { mixed_optimality(SAP_MODEL_CONVEX, 501); }
+Test(sap_cliques, mixed_sizes_lagged_is_optimal) { mixed_optimality(SAP_MODEL_LAGGED, 502); }
+Test(sap_cliques, mixed_sizes_similar_is_optimal) { mixed_optimality(SAP_MODEL_SIMILAR, 503); }
+
+/* The per-world solve (sap_solve_world, what the GPU runs) gives bitwise the batched path's
+ * velocities and statistics on mixed cliques too. */
+Test(sap_cliques, per_world_solve_is_bitwise_the_batched_one) {
+  for (int model = 0; model < 3; ++model) {
+    sapProblem P, Q;
+    test_rng r = {600 + (uint64_t)model}, r2 = {600 + (uint64_t)model};
+    sapp_init_cliques(&P, 3, 4, mixed, 8, DT);
+    sapp_init_cliques(&Q, 3, 4, mixed, 8, DT);
+    for (int w = 0; w < 3; ++w)
+      sapr_world(&P, w, model, &r, mixed_pairs, 8), sapr_world(&Q, w, model, &r2, mixed_pairs, 8);
+    sapp_solve(&P);
+    sapp_prepare(&Q);
+    for (int w = 0; w < 3; ++w) sap_solve_world(&Q.B, w);
+    cr_assert_eq(memcmp(P.v, Q.v, sizeof(double) * (size_t)(3 * P.nv)), 0, "velocities differ (model %d)", model);
+    for (int w = 0; w < 3; ++w) {
+      cr_assert(P.stats[w].converged && P.stats[w].iterations > 0, "model %d world %d", model, w);
+      cr_assert_eq(P.stats[w].iterations, Q.stats[w].iterations, "model %d world %d", model, w);
+      cr_assert_eq(memcmp(&P.stats[w].cost, &Q.stats[w].cost, sizeof(double)), 0, "model %d world %d", model, w);
+    }
+    sapp_free(&P);
+    sapp_free(&Q);
+  }
+}
