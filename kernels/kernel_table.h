@@ -27,6 +27,10 @@
   K(hs_narrow_count, collideArgs, 128)         \
   K(hs_list_scan, collideArgs, 128)            \
   K(hs_narrow_emit, collideArgs, 128)          \
+  K(sap_points, pointArgs, 128)                \
+  K(sap_prepare, prepareArgs, 64)              \
+  K(sap_solve, solveArgs, 64)                  \
+  K(sap_finish, finishArgs, 64)                \
   K(rigid_free_step, freeArgs, 128)
 
 #endif

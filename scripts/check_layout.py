@@ -58,8 +58,6 @@ LEAVES = {
 ALLOWED = {
     ("host/assets/assets.c", "host/model/model_internal.h"):
         "assets.c is the hydroelastic part of model compile, until it moves to model_compile.c",
-    ("host/backend/cuda_off.c", "host/step/sap_internal.h"):
-        "the no-CUDA stubs mirror the step's launches, until launches come from the kernel table",
     ("host/step/contact_build.c", "host/sim/sim_internal.h"):
         "until the step reads a step context, not isoSim",
     ("host/step/contact_surface.c", "host/sim/sim_internal.h"):
@@ -68,10 +66,6 @@ ALLOWED = {
         "until the step reads a step context, not isoSim",
     ("host/step/sap_step.c", "host/sim/sim_internal.h"):
         "until the step reads a step context, not isoSim",
-    ("kernels/cuda/sap.cu", "host/step/contact_internal.h"):
-        "argument structs live in the step, until launches are generated from the kernel table",
-    ("kernels/cuda/sap.cu", "host/step/sap_internal.h"):
-        "argument structs live in the step, until launches are generated from the kernel table",
 }
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)

@@ -3,7 +3,6 @@
 #include <stdio.h>
 
 #include "host/backend/cuda_api.h"
-#include "host/step/sap_internal.h"
 #include "host/backend/launch.h"
 #include "host/base/error.h"
 
@@ -66,28 +65,3 @@ isoStatus cuda_sync(const isoBackend *b) {
 ISO_KERNELS(ISO_LAUNCH_OFF)
 #undef ISO_LAUNCH_OFF
 
-isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
-                          const int *pa, const int *pb, const xform *X, const uint32_t *status,
-                          sapPointHit *hits) {
-  (void)b, (void)nworld, (void)npoint, (void)ngeom, (void)shape, (void)pa, (void)pb, (void)X, (void)status, (void)hits;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
-
-isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
-                           hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
-                           int nq, sapBatch B, int *needed, uint32_t *status) {
-  (void)b, (void)nworld, (void)P, (void)M, (void)H, (void)W, (void)has_faces, (void)hits, (void)npoint, (void)q;
-  (void)nq, (void)B, (void)needed, (void)status;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
-
-isoStatus cuda_sap_solve(const isoBackend *b, int nworld, sapBatch B) {
-  (void)b, (void)nworld, (void)B;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}
-
-isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
-                          real *time, uint32_t *status) {
-  (void)b, (void)nworld, (void)P, (void)B, (void)q, (void)nq, (void)time, (void)status;
-  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
-}

@@ -39,22 +39,6 @@ typedef struct simSap {
   int nowned;
 } simSap;
 
-/* CUDA launchers (kernels/cuda/sap.cu; failing stubs in host/backend/cuda_off.c without CUDA). */
-#ifdef __cplusplus
-extern "C" {
-#endif
-isoStatus cuda_sap_points(const isoBackend *b, int nworld, int npoint, int ngeom, const pointShape *shape,
-                          const int *pa, const int *pb, const xform *X, const uint32_t *status,
-                          sapPointHit *hits);
-isoStatus cuda_sap_prepare(const isoBackend *b, int nworld, rigidParams P, sapMaterials M, hydroDev H,
-                           hydroWork W, int has_faces, const sapPointHit *hits, int npoint, const real *q,
-                           int nq, sapBatch B, int *needed, uint32_t *status);
-isoStatus cuda_sap_solve(const isoBackend *b, int nworld, sapBatch B);
-isoStatus cuda_sap_finish(const isoBackend *b, int nworld, rigidParams P, sapBatch B, real *q, int nq,
-                          real *time, uint32_t *status);
-#ifdef __cplusplus
-}
-#endif
 
 struct isoSim;
 struct isoModel;

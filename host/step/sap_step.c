@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "host/step/contact_internal.h"
+#include "host/backend/launch.h"
 #include "host/base/error.h"
 #include "host/model/model_internal.h"
 #include "host/step/rigid_step.h"
@@ -150,82 +151,53 @@ void sap_destroy(isoSim *s) {
   s->sap = NULL;
 }
 
-/* ---- CPU drivers ------------------------------------------------------------------------------ */
-
-typedef struct stepCtx {
-  isoSim *s;
-  rigidParams P;
-} stepCtx;
-
-
-static void points_range(int start, int end, void *v) {
-  stepCtx *c = (stepCtx *)v;
-  const isoSim *s = c->s;
-  const simSap *p = s->sap;
-  for (int i = start; i < end; ++i)
-    sap_point_item(i, p->npoint, s->contact->dev.ngeom, p->shape, p->point_a, p->point_b, s->contact->work.X_WG,
-                   s->status, p->hits);
-}
-
-static void prepare_range(int start, int end, void *v) {
-  stepCtx *c = (stepCtx *)v;
-  isoSim *s = c->s;
-  simSap *p = s->sap;
-  const simContact *sc = s->contact;
-  for (int w = start; w < end; ++w)
-    sap_prepare_world(w, &c->P, &p->mat, sc->work.list ? &sc->work : NULL, p->hits, p->npoint, s->q, s->nq,
-                      &p->batch, p->needed, s->status);
-}
-
-static void solve_range(int start, int end, void *v) {
-  stepCtx *c = (stepCtx *)v;
-  for (int w = start; w < end; ++w) sap_solve_world(&c->s->sap->batch, w);
-}
-
-static void finish_range(int start, int end, void *v) {
-  stepCtx *c = (stepCtx *)v;
-  isoSim *s = c->s;
-  for (int w = start; w < end; ++w) sap_finish_world(w, &c->P, &s->sap->batch, s->q, s->nq, s->time, s->status);
-}
-
-static isoStatus cuda_step(isoSim *s, rigidParams P) {
-  simSap *p = s->sap;
-  simContact *sc = s->contact;
-  isoStatus st = ISO_OK;
-  if (p->npoint > 0)
-    st = cuda_sap_points(&s->be, s->nworld, p->npoint, sc->dev.ngeom, p->shape, p->point_a, p->point_b,
-                         sc->work.X_WG, s->status, p->hits);
-  if (st == ISO_OK)
-    st = cuda_sap_prepare(&s->be, s->nworld, P, p->mat, sc->dev, sc->work, sc->work.list != NULL, p->hits,
-                          p->npoint, s->q, s->nq, p->batch, p->needed, s->status);
-  if (st == ISO_OK) st = cuda_sap_solve(&s->be, s->nworld, p->batch);
-  if (st == ISO_OK) st = cuda_sap_finish(&s->be, s->nworld, P, p->batch, s->q, s->nq, s->time, s->status);
-  return st;
-}
+/* ---- the step's stages 4-8 through the kernel table's launchers ------------------------------ */
 
 isoStatus sap_step(isoSim *s) {
   simSap *p = s->sap;
-  isoStatus st = ISO_OK;
+  simContact *sc = s->contact;
+  const long nw = s->nworld;
   double t = now_s();
-  st = contact_update(s);
+  isoStatus st = contact_update(s);
   lap(p, SAP_STAGE_SURFACES, &t); /* poses for every geometry, hydroelastic surfaces */
   if (st != ISO_OK) return st;
-  stepCtx c;
-  c.s = s;
-  c.P = rigid_params_of(s);
-  p->mat.E = s->param[ISO_PARAM_GEOM_MODULUS].f;
-  p->mat.d = s->param[ISO_PARAM_GEOM_DISSIPATION].f;
-  p->mat.mu = s->param[ISO_PARAM_GEOM_FRICTION].f;
-  p->mat.k = s->param[ISO_PARAM_GEOM_STIFFNESS].f;
-  p->mat.tau = s->param[ISO_PARAM_GEOM_RELAXATION].f;
-  if (s->be.kind == ISO_BACKEND_CUDA) return cuda_step(s, c.P);
-  if (p->npoint > 0) backend_cpu_for(&s->be, s->nworld * p->npoint, points_range, &c);
+  const rigidParams P = rigid_params_of(s);
+  if (p->npoint > 0) {
+    pointArgs a;
+    a.npoint = p->npoint, a.ngeom = sc->dev.ngeom, a.shape = p->shape, a.pa = p->point_a, a.pb = p->point_b;
+    a.X_WG = sc->work.X_WG, a.status = s->status, a.hits = p->hits;
+    st = launch_sap_points(&s->be, nw * p->npoint, &a);
+    if (st != ISO_OK) return st;
+  }
   lap(p, SAP_STAGE_POINTS, &t);
-  backend_cpu_for(&s->be, s->nworld, prepare_range, &c);
+  {
+    prepareArgs a;
+    a.P = P;
+    a.M = p->mat;
+    /* the parameters as they are now: set_param may have moved them */
+    a.M.E = s->param[ISO_PARAM_GEOM_MODULUS].f;
+    a.M.d = s->param[ISO_PARAM_GEOM_DISSIPATION].f;
+    a.M.mu = s->param[ISO_PARAM_GEOM_FRICTION].f;
+    a.M.k = s->param[ISO_PARAM_GEOM_STIFFNESS].f;
+    a.M.tau = s->param[ISO_PARAM_GEOM_RELAXATION].f;
+    a.W = sc->work;
+    a.has_list = sc->work.list != NULL;
+    a.hits = p->hits, a.npoint = p->npoint;
+    a.q = s->q, a.nq = s->nq;
+    a.B = p->batch;
+    a.needed = p->needed, a.status = s->status;
+    st = launch_sap_prepare(&s->be, nw, &a);
+    if (st != ISO_OK) return st;
+  }
   lap(p, SAP_STAGE_PREPARE, &t);
-  backend_cpu_for(&s->be, s->nworld, solve_range, &c);
+  solveArgs sa;
+  sa.B = p->batch;
+  st = launch_sap_solve(&s->be, nw, &sa);
+  if (st != ISO_OK) return st;
   lap(p, SAP_STAGE_SOLVE, &t);
-  backend_cpu_for(&s->be, s->nworld, finish_range, &c);
+  finishArgs fa;
+  fa.P = P, fa.B = p->batch, fa.q = s->q, fa.time = s->time, fa.nq = s->nq, fa.status = s->status;
+  st = launch_sap_finish(&s->be, nw, &fa);
   lap(p, SAP_STAGE_FINISH, &t);
-  return ISO_OK;
+  return st;
 }

@@ -2,7 +2,8 @@
  *   static inline ISO_HD void <name>_item(const <args> *a, long i)
  * over i in [0, n), with its argument struct, so the CPU range drivers and the CUDA kernels can
  * be generated from one line each. These wrappers only split i into (world, item) and call the
- * per-item work where it lives (kernels/hydro/surface.h, kernels/rigid/free_body.h). */
+ * per-item work where it lives (kernels/hydro/surface.h, kernels/rigid/free_body.h,
+ * kernels/sap/step_items.h, kernels/sap/solve.h). */
 #ifndef ISO_KERNELS_STEP_ITEMS_H
 #define ISO_KERNELS_STEP_ITEMS_H
 
@@ -11,6 +12,7 @@
 #include "kernels/hydro/surface.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"
+#include "kernels/sap/step_items.h"
 
 /* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the poses. */
 typedef struct collideArgs {
@@ -63,6 +65,61 @@ typedef struct freeArgs {
 /* i = world */
 static inline ISO_HD void rigid_free_step_item_at(const freeArgs *a, long i) {
   rigid_free_step_world((int)i, &a->P, a->q + i * a->nq, a->v + i * a->nv, a->time + i, a->status + i);
+}
+
+/* Point contact (stage 4): one query per (world, point-contact pair). */
+typedef struct pointArgs {
+  int npoint, ngeom;
+  const pointShape *shape; /* (ngeom) */
+  const int *pa, *pb;      /* (npoint) geometry pairs */
+  const xform *X_WG;       /* (nworld, ngeom) */
+  const uint32_t *status;  /* (nworld) */
+  sapPointHit *hits;       /* (nworld, npoint) out */
+} pointArgs;
+
+/* i = world·npoint + pair */
+static inline ISO_HD void sap_points_item_at(const pointArgs *a, long i) {
+  sap_point_item(i, a->npoint, a->ngeom, a->shape, a->pa, a->pb, a->X_WG, a->status, a->hits);
+}
+
+/* Constraints and free motion (stages 5-6) and the solver's set-up, one item per world. */
+typedef struct prepareArgs {
+  rigidParams P;
+  sapMaterials M;
+  hydroWork W;
+  int has_list;            /* the contact list exists (anything can touch) */
+  const sapPointHit *hits; /* (nworld, npoint) */
+  int npoint;
+  const real *q;           /* (nworld, nq) */
+  int nq;
+  sapBatch B;
+  int *needed;             /* (nworld) */
+  uint32_t *status;        /* (nworld) */
+} prepareArgs;
+
+static inline ISO_HD void sap_prepare_item_at(const prepareArgs *a, long w) {
+  sap_prepare_world((int)w, &a->P, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->q, a->nq,
+                    &a->B, a->needed, a->status);
+}
+
+/* The SAP solve (stage 7): a world's whole Newton loop per item (kernels/sap/solve.h). */
+typedef struct solveArgs {
+  sapBatch B;
+} solveArgs;
+
+static inline ISO_HD void sap_solve_item_at(const solveArgs *a, long w) { sap_solve_world(&a->B, (int)w); }
+
+/* Integration (stage 8): positions from the solved velocities. */
+typedef struct finishArgs {
+  rigidParams P;
+  sapBatch B;
+  real *q, *time;   /* (nworld, nq), (nworld) */
+  int nq;
+  uint32_t *status; /* (nworld) */
+} finishArgs;
+
+static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
+  sap_finish_world((int)w, &a->P, &a->B, a->q, a->nq, a->time, a->status);
 }
 
 #endif
