@@ -58,14 +58,6 @@ LEAVES = {
 ALLOWED = {
     ("host/assets/assets.c", "host/model/model_internal.h"):
         "assets.c is the hydroelastic part of model compile, until it moves to model_compile.c",
-    ("host/step/contact_build.c", "host/sim/sim_internal.h"):
-        "until the step reads a step context, not isoSim",
-    ("host/step/contact_surface.c", "host/sim/sim_internal.h"):
-        "until the step reads a step context, not isoSim (and the queries move to sim/)",
-    ("host/step/rigid_step.c", "host/sim/sim_internal.h"):
-        "until the step reads a step context, not isoSim",
-    ("host/step/sap_step.c", "host/sim/sim_internal.h"):
-        "until the step reads a step context, not isoSim",
 }
 
 INCLUDE_RE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"]+)[>"]', re.M)

@@ -6,10 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host/step/contact_internal.h"
 #include "host/base/error.h"
+#include "host/step/contact_internal.h"
 #include "host/step/sap_internal.h"
-#include "kernels/contact/combine.h"
 #include "host/model/model_internal.h"
 #include "host/sim/sim_internal.h"
 #include "kernels/rigid/free_body.h"
@@ -168,12 +167,41 @@ void iso_sim_destroy(isoSim *s) {
 
 /* ---- stepping and queries -------------------------------------------------------------------- */
 
+stepCtx sim_step_ctx(isoSim *s) {
+  stepCtx c;
+  memset(&c, 0, sizeof c);
+  c.be = &s->be;
+  c.nworld = s->nworld, c.nbody = s->nbody, c.nq = s->nq, c.nv = s->nv;
+  c.dt = s->dt;
+#define SIM_DATA_CTX(type, name, count, writer, reset) c.name = s->name;
+  SIM_DATA(SIM_DATA_CTX)
+#undef SIM_DATA_CTX
+  for (int p = 0; p < ISO_PARAM_COUNT; ++p) c.param[p] = s->param[p].f; /* as they are now */
+  c.contact = s->contact;
+  c.sap = s->sap;
+  c.stage_s = s->stage_s;
+  return c;
+}
+
 isoStatus iso_sim_step(isoSim *s) {
   CHECK_NULL(s, "iso_sim_step");
-  isoStatus st = s->sap && s->sap->enabled ? sap_step(s) : rigid_step(s);
+  stepCtx c = sim_step_ctx(s);
+  isoStatus st = step_run(&c);
+  if (s->contact) s->contact->updated = 1; /* the surfaces are those the step started from */
   if (st != ISO_OK) return st;
   s->nstep++;
   return ISO_OK;
+}
+
+isoStatus iso_sim_update_contact(isoSim *s) {
+  CHECK_NULL(s, "iso_sim_update_contact");
+  stepCtx c = sim_step_ctx(s);
+  isoStatus st = step_collide_only(&c);
+  if (s->contact) s->contact->updated = 1;
+  /* the last step's constraints point into the list just rewritten: they describe it no more */
+  if (st == ISO_OK && s->sap && s->sap->enabled)
+    st = backend_memset0(&s->be, s->ncon, sizeof(int) * (size_t)s->nworld);
+  return st;
 }
 
 int iso_sim_world_count(const isoSim *s) { return s ? s->nworld : 0; }

@@ -9,11 +9,12 @@
 #include "host/base/arena.h"
 #include "host/model/model_flat.h"
 #include "host/sim/sim_data.h"
+#include "host/step/step.h"
 #include "isobar/sim.h"
 #include "kernels/core.h"
 #include "kernels/world_field.h"
 
-#define ISO_PARAM_COUNT 9
+#define ISO_PARAM_COUNT STEP_NPARAM
 
 typedef struct simParam {
   wfield f;  /* backend memory: (1 or nworld, nitem, width) */
@@ -50,6 +51,7 @@ struct isoSim {
   size_t world_bytes; /* backend bytes of the arrays with a world axis allocated at creation,
                          parameters excepted (iso_sim_memory_per_world) */
   simParam param[ISO_PARAM_COUNT];
+  double stage_s[STEP_NSTAGE]; /* wall seconds per stage of the step since creation */
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
 };
@@ -84,7 +86,17 @@ isoStatus sim_gather_rows(const isoSim *s, const simSel *q, const void *base, lo
 isoStatus sim_scatter_rows(const isoSim *s, const simSel *q, void *base, long stride, size_t row,
                            const void *in, int same_row);
 
-/* Stage: free rigid-body motion of every world (host/step/rigid_step.c). */
-isoStatus rigid_step(isoSim *sim);
+/* The step context of the sim as it is now (host/step/step.h). */
+stepCtx sim_step_ctx(isoSim *s);
+
+/* Set-up of the collision and dynamics stages at creation, and their freeing
+ * (host/sim/sim_setup_contact.c, host/sim/sim_setup_sap.c). */
+struct isoModel;
+isoStatus contact_create(isoSim *s, const struct isoModel *m);
+void contact_destroy(isoSim *s);
+isoStatus sap_create(isoSim *s, const struct isoModel *m);
+void sap_destroy(isoSim *s);
+/* The state changed outside a step: surfaces and results no longer describe it. */
+void contact_invalidate(isoSim *s);
 
 #endif

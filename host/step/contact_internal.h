@@ -1,5 +1,7 @@
-/* Internal: the sim's hydroelastic contact-surface stage (host/step/contact_build.c builds and
- * frees it, host/step/contact_surface.c runs it and answers queries). */
+/* Internal: the set-up of the collision stages: the model's hydroelastic arrays on the backend and
+ * on the host, the per-world lists (pointers into the data table), and what the queries need,
+ * made at sim creation (host/sim/sim_setup_contact.c); the stages are host/step/step_*.c, the
+ * queries host/sim/sim_contact.c. */
 #ifndef ISO_HOST_CONTACT_INTERNAL_H
 #define ISO_HOST_CONTACT_INTERNAL_H
 
@@ -21,14 +23,5 @@ typedef struct simContact {
   void *owned_host[CONTACT_MAX_OWNED];
   int nowned_host;
 } simContact;
-
-struct isoSim;
-struct isoModel;
-isoStatus contact_create(struct isoSim *s, const struct isoModel *m);
-void contact_destroy(struct isoSim *s);
-/* Run stages 1–4 for every world of the current state. */
-isoStatus contact_update(struct isoSim *s);
-/* The state changed outside a step: surfaces and results no longer describe it. */
-void contact_invalidate(struct isoSim *s);
 
 #endif

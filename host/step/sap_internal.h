@@ -1,5 +1,6 @@
-/* Internal: the sim's contact-dynamics stages (free motion, point contacts, constraints, SAP,
- * integration) and their buffers, all allocated at sim creation (host/step/sap_step.c). */
+/* Internal: the set-up of the contact-dynamics stages (point contacts, constraints, free motion,
+ * SAP, integration): shapes, materials and the solver batch, made at sim creation
+ * (host/sim/sim_setup_sap.c) and read by the stages through their context (host/step/step.h). */
 #ifndef ISO_HOST_SAP_INTERNAL_H
 #define ISO_HOST_SAP_INTERNAL_H
 
@@ -8,17 +9,6 @@
 #include "kernels/sap/step_items.h"
 
 #define SAP_MAX_OWNED 32
-
-/* Pipeline stages timed by sap_step (DESIGN.md numbering in brackets). */
-enum {
-  SAP_STAGE_SURFACES = 0, /* [1-4] poses, broad, mid and narrow phase of hydroelastic contact */
-  SAP_STAGE_POINTS,       /* [4] point-contact queries */
-  SAP_STAGE_PREPARE,      /* [5-6] free motion, constraints, per-constraint data */
-  SAP_STAGE_SOLVE,        /* [7] Newton iterations: assembly, Cholesky, exact line search */
-  SAP_STAGE_FINISH,       /* [8] final impulses and integration */
-  SAP_NSTAGE
-};
-extern const char *const sap_stage_names[SAP_NSTAGE];
 
 typedef struct simSap {
   int enabled;        /* the model has at least one geometry pair that can touch */
@@ -34,17 +24,10 @@ typedef struct simSap {
   sapCon *con;
   linalgCholesky chol;
   int have_chol;
-  double stage_s[SAP_NSTAGE]; /* wall seconds spent per stage since creation (CPU backend) */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;
 
 
-struct isoSim;
-struct isoModel;
-isoStatus sap_create(struct isoSim *s, const struct isoModel *m);
-void sap_destroy(struct isoSim *s);
-/* One step of every world with contact dynamics. */
-isoStatus sap_step(struct isoSim *s);
 
 #endif

@@ -1,4 +1,4 @@
-/* Setting up the contact-surface stage of a sim: hydroDev (kernels/hydro/surface.h) pointed at
+/* Setting up the collision stages of a sim: hydroDev (kernels/hydro/surface.h) pointed at
  * the compiled model's arrays (host/model/model_flat.h), which the sim already holds on the
  * host and on the backend, and the per-world work buffers sized by the sim's capacities.
  * Everything here runs at sim creation; nothing at step time. */

@@ -1,6 +1,5 @@
-/* The contact-surface stage: drives the per-item kernels of kernels/hydro/surface.h over the
- * batch through the kernel table's launchers (host/backend/launch.h), and answers the queries of
- * include/isobar/contact.h. */
+/* The queries of include/isobar/contact.h: contact surfaces read from the world's contact list
+ * (polygons recomputed from their records), pair kinds, overflow sizes, VTK exports. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,57 +8,12 @@
 #include "host/step/contact_internal.h"
 #include "host/base/error.h"
 #include "host/assets/mesh.h"
-#include "host/backend/launch.h"
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
 #include "isobar/contact.h"
 
-isoStatus contact_update(isoSim *s) {
-  simContact *c = s->contact;
-  c->updated = 1;
-  if (!c->work.X_WG) return ISO_OK; /* nothing in the model can touch */
-  c->dev.geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* may be per world: read it as it is now */
-  const long nw = s->nworld;
-  /* stage 1: body poses from q (the only read of q), then geometry poses */
-  kinArgs k;
-  k.q = s->q, k.nq = s->nq, k.nbody = s->nbody, k.X_WB = s->X_WB;
-  isoStatus st = launch_body_pose(&s->be, nw * s->nbody, &k);
-  collideArgs a;
-  a.H = c->dev;
-  a.W = c->work;
-  a.X_WB = s->X_WB;
-  a.nbody = s->nbody;
-  a.status = s->status;
-  if (st == ISO_OK) st = launch_hs_pose(&s->be, nw * a.H.ngeom, &a);
-  if (st != ISO_OK || a.H.npair == 0) return st; /* poses only: point contact uses them */
-  if (st == ISO_OK) st = launch_hs_count(&s->be, nw * a.H.npair, &a);
-  if (st == ISO_OK) st = launch_hs_scan(&s->be, nw, &a);
-  if (st == ISO_OK) st = launch_hs_emit(&s->be, nw * a.H.npair, &a);
-  if (s->be.kind == ISO_BACKEND_CUDA) {
-    /* one thread per candidate: the tet-pair clipping is the work the GPU is for; count the
-     * records each candidate makes, scan per world, then compute again and write them */
-    if (st == ISO_OK) st = launch_hs_narrow_count(&s->be, nw * a.W.max_cand, &a);
-    if (st == ISO_OK) st = launch_hs_list_scan(&s->be, nw, &a);
-    if (st == ISO_OK) st = launch_hs_narrow_emit(&s->be, nw * a.W.max_cand, &a);
-  } else {
-    /* one item per world: each polygon computed once and written at the running count (the
-     * same list); the narrow phase dominates, so the split over worlds is even enough */
-    if (st == ISO_OK) st = launch_hs_narrow_world(&s->be, nw, &a);
-  }
-  return st;
-}
-
 void contact_invalidate(isoSim *s) {
   if (s->contact) s->contact->updated = 0;
-}
-
-isoStatus iso_sim_update_contact(isoSim *s) {
-  CHECK_NULL(s, "iso_sim_update_contact");
-  isoStatus st = contact_update(s);
-  /* the last step's constraints point into the list just rewritten: they describe it no more */
-  if (st == ISO_OK && s->sap && s->sap->enabled)
-    st = backend_memset0(&s->be, s->sap->ncon, sizeof(int) * (size_t)s->nworld);
-  return st;
 }
 
 /* ---- queries --------------------------------------------------------------------------------- */

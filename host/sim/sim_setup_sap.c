@@ -1,38 +1,15 @@
-/* A step with contact (DESIGN.md "One step", stages 1–8):
- *   contact surfaces (host/step/contact_surface.c) and point contacts for q0;
- *   free motion v* and A = M(q0) per world; constraints per world (kernels/contact/build.h);
- *   SAP Newton iterations, each: per-world assembly → batched Cholesky → per-world line search;
- *   positions from the solved velocities.
- * Every stage is a loop of independent items, so the CPU backend's result does not depend on
- * the thread count; the CUDA backend launches the same items (kernels/cuda/sap.cu). */
-#define _POSIX_C_SOURCE 200809L
+/* Setting up the contact-dynamics stages of a sim (host/step/sap_internal.h): the point-contact
+ * shapes and pairs from the compiled model, the materials, and the solver batch pointed at the
+ * sim's data table. Runs at sim creation; the stages themselves are host/step/step_*.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "host/step/contact_internal.h"
-#include "host/backend/launch.h"
 #include "host/base/error.h"
 #include "host/model/model_internal.h"
-#include "host/step/rigid_step.h"
 #include "host/step/sap_internal.h"
 #include "host/sim/sim_internal.h"
-
-const char *const sap_stage_names[SAP_NSTAGE] = {"surfaces", "points", "prepare", "solve", "finish"};
-
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Charge the time since *t to stage k and restart the clock. */
-static void lap(simSap *p, int k, double *t) {
-  double n = now_s();
-  p->stage_s[k] += n - *t;
-  *t = n;
-}
 
 static isoStatus buffer(isoSim *s, size_t bytes, void **out) {
   simSap *p = s->sap;
@@ -149,55 +126,4 @@ void sap_destroy(isoSim *s) {
   for (int i = 0; i < p->nowned; ++i) backend_free(&s->be, p->owned[i]);
   free(p);
   s->sap = NULL;
-}
-
-/* ---- the step's stages 4-8 through the kernel table's launchers ------------------------------ */
-
-isoStatus sap_step(isoSim *s) {
-  simSap *p = s->sap;
-  simContact *sc = s->contact;
-  const long nw = s->nworld;
-  double t = now_s();
-  isoStatus st = contact_update(s);
-  lap(p, SAP_STAGE_SURFACES, &t); /* poses for every geometry, hydroelastic surfaces */
-  if (st != ISO_OK) return st;
-  const rigidParams P = rigid_params_of(s);
-  if (p->npoint > 0) {
-    pointArgs a;
-    a.npoint = p->npoint, a.ngeom = sc->dev.ngeom, a.shape = p->shape, a.pa = p->point_a, a.pb = p->point_b;
-    a.X_WG = sc->work.X_WG, a.status = s->status, a.hits = p->hits;
-    st = launch_sap_points(&s->be, nw * p->npoint, &a);
-    if (st != ISO_OK) return st;
-  }
-  lap(p, SAP_STAGE_POINTS, &t);
-  {
-    prepareArgs a;
-    a.P = P;
-    a.M = p->mat;
-    /* the parameters as they are now: set_param may have moved them */
-    a.M.E = s->param[ISO_PARAM_GEOM_MODULUS].f;
-    a.M.d = s->param[ISO_PARAM_GEOM_DISSIPATION].f;
-    a.M.mu = s->param[ISO_PARAM_GEOM_FRICTION].f;
-    a.M.k = s->param[ISO_PARAM_GEOM_STIFFNESS].f;
-    a.M.tau = s->param[ISO_PARAM_GEOM_RELAXATION].f;
-    a.W = sc->work;
-    a.has_list = sc->work.list != NULL;
-    a.hits = p->hits, a.npoint = p->npoint;
-    a.q = s->q, a.nq = s->nq;
-    a.B = p->batch;
-    a.needed = p->needed, a.status = s->status;
-    st = launch_sap_prepare(&s->be, nw, &a);
-    if (st != ISO_OK) return st;
-  }
-  lap(p, SAP_STAGE_PREPARE, &t);
-  solveArgs sa;
-  sa.B = p->batch;
-  st = launch_sap_solve(&s->be, nw, &sa);
-  if (st != ISO_OK) return st;
-  lap(p, SAP_STAGE_SOLVE, &t);
-  finishArgs fa;
-  fa.P = P, fa.B = p->batch, fa.q = s->q, fa.time = s->time, fa.nq = s->nq, fa.status = s->status;
-  st = launch_sap_finish(&s->be, nw, &fa);
-  lap(p, SAP_STAGE_FINISH, &t);
-  return st;
 }

@@ -1,0 +1,71 @@
+/* The order of the stages of a step, and their timers; nothing else (host/step/step.h).
+ *
+ * Models in which something can touch run the eight stages; a model in which nothing can
+ * touch runs the fused free-body step (stages 6-8 in one item per world), because building
+ * poses, an empty constraint list and a solve with nothing to solve would only cost time.
+ * Every stage is a sequence of kernel-table launches on the backend's stream: the GPU path
+ * never waits for the host inside a step. */
+#define _POSIX_C_SOURCE 200809L
+#include "host/step/step.h"
+
+#include <time.h>
+
+#include "host/step/sap_internal.h"
+#include "isobar/sim.h"
+
+const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide",   "points",     "constraints",
+                                                   "solve",      "integrate", "free_bodies"};
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Charge the time since *t to stage k and restart the clock. */
+static void lap(const stepCtx *c, int k, double *t) {
+  double n = now_s();
+  c->stage_s[k] += n - *t;
+  *t = n;
+}
+
+rigidParams step_rigid_params(const stepCtx *c) {
+  rigidParams P;
+  P.nbody = c->nbody;
+  P.dt = c->dt;
+  P.gravity = c->param[ISO_PARAM_GRAVITY];
+  P.mass = c->param[ISO_PARAM_BODY_MASS];
+  P.com = c->param[ISO_PARAM_BODY_COM];
+  P.inertia = c->param[ISO_PARAM_BODY_INERTIA];
+  return P;
+}
+
+isoStatus step_collide_only(const stepCtx *c) {
+  if (!c->contact || !c->X_WG) return ISO_OK; /* nothing in the model can touch */
+  isoStatus st = step_kinematics(c);
+  if (st == ISO_OK) st = step_collide(c);
+  return st;
+}
+
+isoStatus step_run(const stepCtx *c) {
+  double t = now_s();
+  isoStatus st = ISO_OK;
+  if (!c->sap || !c->sap->enabled) {
+    st = step_free_bodies(c);
+    lap(c, STEP_FREE_BODIES, &t);
+    return st;
+  }
+  if (st == ISO_OK) st = step_kinematics(c);
+  lap(c, STEP_KINEMATICS, &t);
+  if (st == ISO_OK) st = step_collide(c);
+  lap(c, STEP_COLLIDE, &t);
+  if (st == ISO_OK) st = step_points(c);
+  lap(c, STEP_POINTS, &t);
+  if (st == ISO_OK) st = step_constraints(c);
+  lap(c, STEP_CONSTRAINTS, &t);
+  if (st == ISO_OK) st = step_solve(c);
+  lap(c, STEP_SOLVE, &t);
+  if (st == ISO_OK) st = step_integrate(c);
+  lap(c, STEP_INTEGRATE, &t);
+  return st;
+}

@@ -1,0 +1,66 @@
+/* Internal: the step as stages (DESIGN.md "One step, as data flows").
+ *
+ * A stage receives a step context: the backend, the sizes, the sim's per-world arrays (one
+ * pointer per line of the data table, host/step/step_data.h), the parameters as they are at
+ * this step, and the set-up of the collision and dynamics stages (model arrays on the backend,
+ * shapes, materials, the solver batch). The sim builds it afresh for every step, so no stage
+ * keeps a pointer a parameter change could move, and no stage sees the sim itself.
+ * host/step/step.c owns the order of the stages and their timers; each stage is one file that
+ * fills its items' argument structs and calls the kernel table's launchers. */
+#ifndef ISO_HOST_STEP_H
+#define ISO_HOST_STEP_H
+
+#include "host/backend/backend.h"
+#include "host/step/step_data.h"
+#include "kernels/world_field.h"
+
+/* The parameters, indexed by isoParam (include/isobar/sim.h). */
+#define STEP_NPARAM 9
+
+/* Timed stages, in step order (DESIGN.md's numbers in brackets). */
+enum {
+  STEP_KINEMATICS = 0, /* [1] body and geometry poses */
+  STEP_COLLIDE,        /* [2-4] broad, mid and narrow phase of hydroelastic contact */
+  STEP_POINTS,         /* [4] point-contact queries */
+  STEP_CONSTRAINTS,    /* [5-6] constraints, free motion and the solver's set-up, per world */
+  STEP_SOLVE,          /* [7] SAP Newton iterations: assembly, Cholesky, exact line search */
+  STEP_INTEGRATE,      /* [8] positions from the solved velocities */
+  STEP_FREE_BODIES,    /* [6-8] the fused step of models in which nothing can touch */
+  STEP_NSTAGE
+};
+extern const char *const step_stage_names[STEP_NSTAGE];
+
+struct simContact;
+struct simSap;
+
+typedef struct stepCtx {
+  const isoBackend *be;
+  int nworld, nbody, nq, nv;
+  real dt;
+  struct { /* the data table's arrays, backend memory: c->q, c->X_WB, c->list, ... */
+    SIM_DATA(SIM_DATA_PTR)
+  };
+  wfield param[STEP_NPARAM];    /* world-stride parameters as they are now, backend memory */
+  struct simContact *contact;   /* collision set-up (host/step/contact_internal.h); NULL: none */
+  struct simSap *sap;           /* dynamics set-up (host/step/sap_internal.h); NULL: none */
+  double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated */
+} stepCtx;
+
+/* One step of every world. */
+isoStatus step_run(const stepCtx *c);
+/* Stages 1-4 alone, for the current state (iso_sim_update_contact). */
+isoStatus step_collide_only(const stepCtx *c);
+
+/* The stages (one file each, host/step/step_<stage>.c). */
+isoStatus step_kinematics(const stepCtx *c);
+isoStatus step_collide(const stepCtx *c);
+isoStatus step_points(const stepCtx *c);
+isoStatus step_constraints(const stepCtx *c);
+isoStatus step_solve(const stepCtx *c);
+isoStatus step_integrate(const stepCtx *c);
+isoStatus step_free_bodies(const stepCtx *c);
+
+/* The free-body parameters of the context, as the kernels take them. */
+rigidParams step_rigid_params(const stepCtx *c);
+
+#endif

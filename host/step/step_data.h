@@ -1,0 +1,90 @@
+/* Internal: the data table — every per-world array of a sim, declared once:
+ *
+ *   X(type, name, count per world, the stage that writes it, what iso_sim_reset does to it)
+ *
+ * `count` is an expression of `z`, the sim's sizes (simSizes). Arrays are world-major:
+ * name[world * count + i]. The stages read and write them through their context (host/step/
+ * step.h, which embeds one pointer per line); the sim plans them into its one arena, allocates
+ * it at creation and resets them by this table (host/sim/sim_data.c); nothing is allocated
+ * after that. The table sits here, below the sim, because the stages are what read it. Reset
+ * actions: SIM_RESET_INIT copies the model's initial row (q, v), SIM_RESET_ZERO zeroes the
+ * world's row, SIM_RESET_KEEP leaves it (a stage rewrites it before anything reads it). */
+#ifndef ISO_HOST_STEP_DATA_H
+#define ISO_HOST_STEP_DATA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/contact/list.h"
+#include "kernels/core.h"
+#include "kernels/math/transform.h"
+#include "kernels/sap/problem.h"
+#include "kernels/sap/solve.h"
+#include "kernels/sap/step_items.h"
+
+#define SIM_RESET_KEEP 0
+#define SIM_RESET_ZERO 1
+#define SIM_RESET_INIT 2
+
+/* The sizes the counts are written in (per world). A part of the step the model does not need
+ * has zero counts, and its arrays are NULL: no pairs, no candidate arrays; nothing that can
+ * touch, no contact or solver arrays at all. */
+typedef struct simSizes {
+  long nq, nv;       /* generalized positions and velocities */
+  long posed;        /* geometries whose world poses are kept (all of them when anything can touch) */
+  long bodies;       /* bodies whose world poses are kept (all of them when anything can touch) */
+  long npair;        /* hydroelastic pairs */
+  long pairs;        /* 1 when there is a hydroelastic pair */
+  long cand;         /* candidate ints: element of M, of N, records made (3 per candidate) */
+  long max_list;     /* contact records: faces (capacity), then one per point-contact pair */
+  long contact;      /* 1 when anything can touch */
+  long npoint;       /* point-contact pairs */
+  long sap_nv;       /* nv when the solver runs, else 0 */
+  long a_blocks;     /* reals of A: 36 per body (a free-body clique) when the solver runs */
+  long cliques;      /* cliques: one per body when the solver runs */
+  long max_con;      /* constraints */
+  long origins;      /* reals of clique origins: 3 per clique when the solver runs */
+} simSizes;
+
+#define SIM_DATA(X)                                                                                     \
+  /* state */                                                                                           \
+  X(real, q, z->nq, "integrate", SIM_RESET_INIT)              /* generalized positions */               \
+  X(real, v, z->nv, "solve", SIM_RESET_INIT)                  /* generalized velocities */              \
+  X(real, time, 1, "integrate", SIM_RESET_ZERO)               /* simulated time, s */                   \
+  X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
+  /* kinematics and collision (stages 1-4) */                                                          \
+  X(xform, X_WB, z->bodies, "kinematics", SIM_RESET_KEEP)     /* body poses in the world */             \
+  X(xform, X_WG, z->posed, "kinematics", SIM_RESET_KEEP)      /* geometry poses in the world */          \
+  X(int, pair_count, z->npair, "mid phase", SIM_RESET_KEEP)   /* candidates per pair */                 \
+  X(int, pair_off, z->npair, "mid phase", SIM_RESET_KEEP)     /* their scanned offsets */               \
+  X(int, cand_total, z->pairs, "mid phase", SIM_RESET_ZERO)   /* candidates kept (0 on overflow) */     \
+  X(int, cand_needed, z->pairs, "mid phase", SIM_RESET_ZERO)  /* candidates found (overflow: needed) */  \
+  X(int, cand, z->cand, "mid/narrow phase", SIM_RESET_KEEP)   /* candidate element pairs, then counts */ \
+  X(contactRec, list, z->max_list, "narrow phase", SIM_RESET_KEEP) /* the contact list */               \
+  X(int, face_count, z->contact, "narrow phase", SIM_RESET_ZERO)   /* face records kept */              \
+  X(int, face_needed, z->contact, "narrow phase", SIM_RESET_ZERO)  /* face records found */             \
+  X(int, list_count, z->contact, "narrow phase", SIM_RESET_ZERO)   /* records: faces, then points */    \
+  X(sapPointHit, hits, z->npoint, "narrow phase", SIM_RESET_KEEP)  /* point-contact queries */          \
+  /* contact dynamics (stages 5-7) */                                                                   \
+  X(int, ncon, z->contact, "constraints", SIM_RESET_ZERO)     /* constraints */                         \
+  X(int, needed, z->contact, "constraints", SIM_RESET_ZERO)   /* constraints found (overflow: needed) */ \
+  X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
+  X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \
+  X(real, vstar, z->sap_nv, "free motion", SIM_RESET_KEEP)    /* free-motion velocities */              \
+  X(real, A, z->a_blocks, "free motion", SIM_RESET_KEEP)      /* each clique's block of A */            \
+  X(int, nclique, z->contact, "free motion", SIM_RESET_KEEP)  /* cliques */                             \
+  X(sapClique, clique, z->cliques, "free motion", SIM_RESET_KEEP) /* their sizes and offsets */         \
+  X(real, dv, z->sap_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
+  X(sapStats, stats, z->contact, "solve", SIM_RESET_KEEP)     /* solver statistics */
+
+enum {
+#define SIM_DATA_ENUM(type, name, count, writer, reset) SIMD_##name,
+  SIM_DATA(SIM_DATA_ENUM)
+#undef SIM_DATA_ENUM
+  SIMD_COUNT
+};
+
+/* One pointer per table line (the step context and the sim embed them: s->q, c->list, ...). */
+#define SIM_DATA_PTR(type, name, count, writer, reset) type *name;
+
+#endif

@@ -1,0 +1,13 @@
+/* Stage 8: positions from the solved velocities (quaternions renormalised), the fault checks,
+ * and time; kernels/rigid/free_body.h. */
+#include "host/backend/launch.h"
+#include "host/step/sap_internal.h"
+#include "host/step/step.h"
+
+isoStatus step_integrate(const stepCtx *c) {
+  finishArgs a;
+  a.P = step_rigid_params(c);
+  a.B = c->sap->batch;
+  a.q = c->q, a.time = c->time, a.nq = c->nq, a.status = c->status;
+  return launch_sap_finish(c->be, c->nworld, &a);
+}
