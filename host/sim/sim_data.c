@@ -53,8 +53,7 @@ isoStatus sim_data_create(isoSim *s) {
                       sim_data_info[k].name);
   /* the largest batch this model fits in the memory there is: refuse a bigger one now, with the
    * number, rather than fail (or be killed) part way through creation or at the first touch */
-  const size_t per_world = s->arena.size / (size_t)s->nworld +
-                           (z.contact ? (size_t)(s->nv * s->nv + s->nv) * sizeof(real) + sizeof(int) : 0);
+  const size_t per_world = s->arena.size / (size_t)s->nworld;
   const size_t avail = backend_memory_available(&s->be);
   if (avail > 0 && per_world > 0 && (double)per_world * s->nworld > (double)avail)
     return iso_fail(ISO_ERR_NOMEM,

@@ -54,7 +54,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   const modelHydro *h = &m->hydro;
   p->enabled = h->npair > 0 || h->nfallback > 0;
   if (!p->enabled) return ISO_OK;
-  const size_t W = (size_t)s->nworld, nv = (size_t)s->nv, mc = (size_t)s->def.capacity.max_contacts;
+  const size_t nv = (size_t)s->nv, mc = (size_t)s->def.capacity.max_contacts;
   const int ng = m->ngeom;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;
@@ -88,12 +88,6 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   int *nclique = s->nclique;
   sapClique *clique = s->clique;
   B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
-  if (st == ISO_OK && nv > 0) {
-    st = linalg_cholesky_create(&s->be, (int)nv, (int)W, &p->chol);
-    p->have_chol = st == ISO_OK;
-    /* the batch's matrices, right-hand sides and info flags (host/backend/linalg.h) */
-    if (st == ISO_OK) s->world_bytes += W * (nv * nv * sizeof(real) + nv * sizeof(real) + sizeof(int));
-  }
   if (st != ISO_OK) return st;
   B->nv = (int)nv;
   B->max_clique = (int)ncl;
@@ -112,9 +106,9 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->ncon = p->ncon;
   B->list = s->contact->work.list; /* the contact stage is created first */
   B->max_list = s->contact->work.max_list;
-  B->H = p->chol.A;
-  B->rhs = p->chol.B;
-  B->info = p->chol.info;
+  B->H = s->H;
+  B->rhs = s->rhs;
+  B->info = s->info;
   B->status = s->status;
   return ISO_OK;
 }
@@ -122,7 +116,6 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
 void sap_destroy(isoSim *s) {
   simSap *p = s->sap;
   if (!p) return;
-  if (p->have_chol) linalg_cholesky_destroy(&s->be, &p->chol);
   for (int i = 0; i < p->nowned; ++i) backend_free(&s->be, p->owned[i]);
   free(p);
   s->sap = NULL;

@@ -5,7 +5,6 @@
 #define ISO_HOST_SAP_INTERNAL_H
 
 #include "host/backend/backend.h"
-#include "host/backend/linalg.h"
 #include "kernels/sap/step_items.h"
 
 #define SAP_MAX_OWNED 32
@@ -22,8 +21,6 @@ typedef struct simSap {
   int *needed;        /* (nworld) constraints found (capacity needed on overflow) */
   real *vstar, *A;
   sapCon *con;
-  linalgCholesky chol;
-  int have_chol;
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

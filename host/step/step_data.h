@@ -75,6 +75,9 @@ typedef struct simSizes {
   X(int, nclique, z->contact, "free motion", SIM_RESET_KEEP)  /* cliques */                             \
   X(sapClique, clique, z->cliques, "free motion", SIM_RESET_KEEP) /* their sizes and offsets */         \
   X(real, dv, z->sap_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
+  X(real, H, z->sap_nv * z->sap_nv, "solve", SIM_RESET_KEEP)  /* Newton Hessian, then its factor */     \
+  X(real, rhs, z->sap_nv, "solve", SIM_RESET_KEEP)            /* −∇ℓ, then the Newton direction */      \
+  X(int, info, z->contact, "solve", SIM_RESET_KEEP)           /* the Cholesky's info */                 \
   X(sapStats, stats, z->contact, "solve", SIM_RESET_KEEP)     /* solver statistics */
 
 enum {
