@@ -1,4 +1,5 @@
-/* Stages 5-6, one item per world today: the SAP constraints from the contact list (faces, then
+/* Stages 5-6, one item per world today, reading the body poses of stage 1 (not q): the SAP
+ * constraints from the contact list (faces, then
  * point contacts; kernels/contact/build.h), the free motion v* and the cliques' blocks of A
  * (kernels/rigid/free_body.h), and the solver's per-step set-up. */
 #include "host/backend/launch.h"
@@ -20,7 +21,7 @@ isoStatus step_constraints(const stepCtx *c) {
   a.W = c->contact->work;
   a.has_list = c->list != NULL;
   a.hits = c->hits, a.npoint = p->npoint;
-  a.q = c->q, a.nq = c->nq;
+  a.X_WB = c->X_WB;
   a.B = p->batch;
   a.needed = c->needed, a.status = c->status;
   return launch_sap_prepare(c->be, c->nworld, &a);

@@ -10,6 +10,7 @@
 #include "isobar/world_status.h"
 #include "kernels/contact/list.h"
 #include "kernels/contact/combine.h"
+#include "kernels/math/transform.h"
 #include "kernels/sap/solve.h"
 #include "kernels/world_field.h"
 
@@ -33,21 +34,20 @@ typedef struct sapPointHit {
   vec3 nhat_BA, p_WCa, p_WCb;
 } sapPointHit;
 
-static inline ISO_HD vec3 sap_body_origin(const real *q_world, int b) {
-  return b >= 0 ? v3(q_world[7 * b + 4], q_world[7 * b + 5], q_world[7 * b + 6]) : v3_zero();
-}
+/* Body b's origin from the world's body poses (stage 1); the world's (b = −1) is zero. */
+static inline ISO_HD vec3 sap_body_origin(const xform *X_WB, int b) { return b >= 0 ? X_WB[b].p : v3_zero(); }
 
 /* A contact constraint between bodies ba and bb (−1: the world) at p_WC with normal n̂_BA: its
- * kind, cliques and block kinds, and its Jacobian data at q_world. Geometries sit on free bodies,
+ * kind, cliques and block kinds, and its Jacobian data at the body poses X_WB. Geometries sit on free bodies,
  * and free body b is clique b (kernels/sap/step_items.h), whose block of a contact is the
  * velocity of the contact point on the body. */
-static inline ISO_HD sapJac sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const real *q_world) {
+static inline ISO_HD sapJac sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const xform *X_WB) {
   c->kind = SAP_CON_CONTACT;
   c->rows = 3;
   c->clique[0] = ba;
   c->clique[1] = bb;
   c->block[0] = c->block[1] = SAP_BLOCK_RIGID_POINT;
-  vec3 o[2] = {sap_body_origin(q_world, ba), sap_body_origin(q_world, bb)};
+  vec3 o[2] = {sap_body_origin(X_WB, ba), sap_body_origin(X_WB, bb)};
   return sap_jac_make(c, p_WC, nhat_BA, o);
 }
 
@@ -113,7 +113,7 @@ static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact
  * vn0); cl, A_world: the world's cliques and free-motion A. Overflow of max_con sets the world's bits and leaves
  * it with no constraints. */
 static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRec *list, int nrec, int w,
-                                          const real *q_world, const real *v0, const sapClique *cl,
+                                          const xform *X_WB, const real *v0, const sapClique *cl,
                                           const real *A_world, real dt,
                                           sapCon *con, int max_con, int *ncon, int *needed, uint32_t *status) {
   int n = 0;
@@ -127,7 +127,7 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
       if (!sap_hydro_face_params(r->area, r->p0, r->gM, r->gN, &k, &phi0, &fe0)) continue;
       if (n < max_con) {
         sapCon *c = con + n;
-        sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
+        sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB);
         sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
         p.k = k, p.phi0 = phi0, p.fe0 = fe0;
         real EM = isinf(r->gM) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
@@ -138,7 +138,7 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
     } else if (n < max_con) { /* point contact (§4.2) */
       real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
       sapCon *c = con + n;
-      sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, q_world);
+      sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB);
       sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
       p.k = sap_combine_stiffness(kA, kB);
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);

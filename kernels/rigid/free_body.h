@@ -24,6 +24,7 @@
 #include "kernels/math/mat3.h"
 #include "kernels/math/quat.h"
 #include "kernels/math/spatial.h"
+#include "kernels/math/transform.h"
 #include "kernels/math/vec3.h"
 #include "kernels/world_field.h"
 
@@ -107,16 +108,16 @@ static inline ISO_HD void rigid_integrate_body(real *qb, const real *vb, real dt
   qb[4] += dt * vb[3], qb[5] += dt * vb[4], qb[6] += dt * vb[5];
 }
 
-/* Free motion of world `world` for the contact path: v* = v + dt·M⁻¹(τ − C) per body, and
+/* Free motion of world `world` for the contact path (X_WB: its body poses): v* = v + dt·M⁻¹(τ − C) per body, and
  * the blocks of A = M(q0): each body's spatial inertia about its origin in the world frame,
  * row-major 6×6 in the [ω, v] order of the generalized velocities. */
-static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const real *q, const real *v,
+static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const xform *X_WB, const real *v,
                                                   real *vstar, real *A) {
   const real *gp = wf_at(P->gravity, world, 0, 3);
   vec3 g = v3(gp[0], gp[1], gp[2]);
   for (int b = 0; b < P->nbody; ++b) {
-    const real *qb = q + RIGID_NQ * b, *vb = v + RIGID_NV * b;
-    quat r = quat_make(qb[0], qb[1], qb[2], qb[3]);
+    const real *vb = v + RIGID_NV * b;
+    quat r = X_WB[b].q; /* the pose stage 1 made of q */
     const real *c = wf_at(P->com, world, b, 3), *I6 = wf_at(P->inertia, world, b, 6);
     vec3 w = v3(vb[0], vb[1], vb[2]), alpha, a_o;
     rigid_free_accel(r, w, g, v3(c[0], c[1], c[2]), I6, &alpha, &a_o);

@@ -36,25 +36,28 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
 /* World w's cliques when every body is free: body b is clique b, laid out as the free motion
  * writes it (rigid_body_layout); its origin at the start of the step is the point its contact
  * blocks' offsets are measured from. */
-static inline ISO_HD void sap_free_body_cliques(int w, const rigidParams *P, const real *q_world, const sapBatch *B) {
+static inline ISO_HD void sap_free_body_cliques(int w, const rigidParams *P, const xform *X_WB, const sapBatch *B) {
   sapClique *cl = (sapClique *)sap_batch_cliques(B, w);
   for (int b = 0; b < P->nbody; ++b) {
     int o;
     rigid_body_layout(b, &cl[b].nv, &cl[b].v0, &cl[b].a0, &o);
-    for (int k = 0; k < 3; ++k) B->origin[3L * ((long)B->max_clique * w + b) + k] = q_world[o + k];
+    real *origin = B->origin + 3L * ((long)B->max_clique * w + b);
+    origin[0] = X_WB[b].p.x, origin[1] = X_WB[b].p.y, origin[2] = X_WB[b].p.z;
   }
   ((int *)B->nclique)[w] = P->nbody;
 }
 
 /* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
- * contact list), the constraints from the list, and the solver's per-step data. */
+ * contact list), the constraints from the list, and the solver's per-step data. X_WB: the body
+ * poses of stage 1 (nworld, nbody); q is not read. */
 static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroWork *W,
-                                            const sapPointHit *hits, int npoint, const real *q, int nq,
+                                            const sapPointHit *hits, int npoint, const xform *X_WB,
                                             const sapBatch *B, int *needed, uint32_t *status) {
-  const real *qw = q + (long)w * nq, *v0 = B->v + (long)w * B->nv;
+  const xform *X_w = X_WB + (long)w * P->nbody;
+  const real *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + (long)B->max_A * w;
-  rigid_free_motion_world(w, P, qw, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
-  sap_free_body_cliques(w, P, qw, B);
+  rigid_free_motion_world(w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
+  sap_free_body_cliques(w, P, X_w, B);
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
@@ -63,7 +66,7 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const s
     list = mine;
     nrec = W->list_count[w];
   }
-  sap_build_world(M, list, nrec, w, qw, v0, sap_batch_cliques(B, w), A_world, P->dt, B->con + (long)w * B->max_con,
+  sap_build_world(M, list, nrec, w, X_w, v0, sap_batch_cliques(B, w), A_world, P->dt, B->con + (long)w * B->max_con,
                   B->max_con, (int *)B->ncon + w, needed + w, status);
   sap_setup_world(B, w);
 }

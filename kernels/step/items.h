@@ -90,16 +90,15 @@ typedef struct prepareArgs {
   int has_list;            /* the contact list exists (anything can touch) */
   const sapPointHit *hits; /* (nworld, npoint) */
   int npoint;
-  const real *q;           /* (nworld, nq) */
-  int nq;
+  const xform *X_WB;       /* (nworld, nbody) body poses of stage 1 */
   sapBatch B;
   int *needed;             /* (nworld) */
   uint32_t *status;        /* (nworld) */
 } prepareArgs;
 
 static inline ISO_HD void sap_prepare_item_at(const prepareArgs *a, long w) {
-  sap_prepare_world((int)w, &a->P, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->q, a->nq,
-                    &a->B, a->needed, a->status);
+  sap_prepare_world((int)w, &a->P, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
+                    a->needed, a->status);
 }
 
 /* The SAP solve (stage 7): a world's whole Newton loop per item (kernels/sap/solve.h). */
