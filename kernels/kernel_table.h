@@ -30,7 +30,6 @@
   K(sap_points, pointArgs, 128)                \
   K(sap_prepare, prepareArgs, 64)              \
   K(sap_solve, solveArgs, 64)                  \
-  K(sap_finish, finishArgs, 64)                \
-  K(rigid_free_step, freeArgs, 128)
+  K(sap_finish, finishArgs, 64)
 
 #endif

@@ -24,22 +24,25 @@ simSizes sim_data_sizes(const isoSim *s) {
   const modelSizes *m = &s->mh.z;
   simSizes z;
   memset(&z, 0, sizeof z);
+  /* every model: the state, the body poses, free motion and its cliques */
+  z.one = 1;
   z.nq = s->nq;
   z.nv = s->nv;
-  z.contact = m->npair > 0 || m->nfallback > 0;
-  if (!z.contact) return z; /* nothing can touch: no collision or solver arrays */
-  z.posed = m->ngeom;
   z.bodies = s->nbody;
+  z.sap_nv = s->nv;
+  z.a_blocks = 36L * s->nbody;
+  z.cliques = s->nbody;
+  z.origins = 3L * s->nbody;
+  z.contact = m->npair > 0 || m->nfallback > 0;
+  if (!z.contact) return z; /* nothing can touch: no collision, constraint or Newton arrays */
+  z.posed = m->ngeom;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
   z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;
   z.max_list = (long)s->def.capacity.max_contacts + m->nfallback;
   z.npoint = m->nfallback;
-  z.sap_nv = s->nv;
-  z.a_blocks = 36L * s->nbody;
-  z.cliques = s->nbody;
+  z.newton_nv = s->nv;
   z.max_con = s->def.capacity.max_contacts;
-  z.origins = 3L * s->nbody;
   return z;
 }
 

@@ -52,10 +52,11 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (!p) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
   s->sap = p;
   const modelHydro *h = &m->hydro;
+  /* a model in which nothing can touch runs the same stages with no constraint: no shapes,
+   * no point pairs, no constraint storage */
   p->enabled = h->npair > 0 || h->nfallback > 0;
-  if (!p->enabled) return ISO_OK;
-  const size_t nv = (size_t)s->nv, mc = (size_t)s->def.capacity.max_contacts;
-  const int ng = m->ngeom;
+  const size_t nv = (size_t)s->nv, mc = p->enabled ? (size_t)s->def.capacity.max_contacts : 0;
+  const int ng = p->enabled ? m->ngeom : 0;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;
   /* the CPU loops index (world, item) with an int */

@@ -1,20 +1,18 @@
 /* The order of the stages of a step, and their timers; nothing else (host/step/step.h).
  *
- * Models in which something can touch run the eight stages; a model in which nothing can
- * touch runs the fused free-body step (stages 6-8 in one item per world), because building
- * poses, an empty constraint list and a solve with nothing to solve would only cost time.
- * Every stage is a sequence of kernel-table launches on the backend's stream: the GPU path
- * never waits for the host inside a step. */
+ * One pipeline for every model: a model in which nothing can touch runs the same stages, with
+ * empty lists and no constraint (the solve then is v = v*). Every stage is a sequence of
+ * kernel-table launches on the backend's stream: the GPU path never waits for the host inside
+ * a step. */
 #define _POSIX_C_SOURCE 200809L
 #include "host/step/step.h"
 
 #include <time.h>
 
-#include "host/step/sap_internal.h"
 #include "isobar/sim.h"
 
-const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide",   "points",     "constraints",
-                                                   "solve",      "integrate", "free_bodies"};
+const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide", "points",
+                                                   "constraints", "solve", "integrate"};
 
 static double now_s(void) {
   struct timespec t;
@@ -49,13 +47,7 @@ isoStatus step_collide_only(const stepCtx *c) {
 
 isoStatus step_run(const stepCtx *c) {
   double t = now_s();
-  isoStatus st = ISO_OK;
-  if (!c->sap || !c->sap->enabled) {
-    st = step_free_bodies(c);
-    lap(c, STEP_FREE_BODIES, &t);
-    return st;
-  }
-  if (st == ISO_OK) st = step_kinematics(c);
+  isoStatus st = step_kinematics(c);
   lap(c, STEP_KINEMATICS, &t);
   if (st == ISO_OK) st = step_collide(c);
   lap(c, STEP_COLLIDE, &t);

@@ -25,7 +25,6 @@ enum {
   STEP_CONSTRAINTS,    /* [5-6] constraints, free motion and the solver's set-up, per world */
   STEP_SOLVE,          /* [7] SAP Newton iterations: assembly, Cholesky, exact line search */
   STEP_INTEGRATE,      /* [8] positions from the solved velocities */
-  STEP_FREE_BODIES,    /* [6-8] the fused step of models in which nothing can touch */
   STEP_NSTAGE
 };
 extern const char *const step_stage_names[STEP_NSTAGE];
@@ -58,7 +57,6 @@ isoStatus step_points(const stepCtx *c);
 isoStatus step_constraints(const stepCtx *c);
 isoStatus step_solve(const stepCtx *c);
 isoStatus step_integrate(const stepCtx *c);
-isoStatus step_free_bodies(const stepCtx *c);
 
 /* The free-body parameters of the context, as the kernels take them. */
 rigidParams step_rigid_params(const stepCtx *c);

@@ -39,11 +39,13 @@ typedef struct simSizes {
   long max_list;     /* contact records: faces (capacity), then one per point-contact pair */
   long contact;      /* 1 when anything can touch */
   long npoint;       /* point-contact pairs */
-  long sap_nv;       /* nv when the solver runs, else 0 */
-  long a_blocks;     /* reals of A: 36 per body (a free-body clique) when the solver runs */
-  long cliques;      /* cliques: one per body when the solver runs */
+  long sap_nv;       /* nv: free motion */
+  long newton_nv;    /* nv when anything can touch (Newton iterations), else 0 */
+  long a_blocks;     /* reals of A: 36 per body (a free-body clique) */
+  long cliques;      /* cliques: one per body */
   long max_con;      /* constraints */
-  long origins;      /* reals of clique origins: 3 per clique when the solver runs */
+  long origins;      /* reals of clique origins: 3 per clique */
+  long one;          /* 1: a value per world every model has */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -66,19 +68,19 @@ typedef struct simSizes {
   X(int, list_count, z->contact, "narrow phase", SIM_RESET_ZERO)   /* records: faces, then points */    \
   X(sapPointHit, hits, z->npoint, "narrow phase", SIM_RESET_KEEP)  /* point-contact queries */          \
   /* contact dynamics (stages 5-7) */                                                                   \
-  X(int, ncon, z->contact, "constraints", SIM_RESET_ZERO)     /* constraints */                         \
-  X(int, needed, z->contact, "constraints", SIM_RESET_ZERO)   /* constraints found (overflow: needed) */ \
+  X(int, ncon, z->one, "constraints", SIM_RESET_ZERO)        /* constraints */                         \
+  X(int, needed, z->one, "constraints", SIM_RESET_ZERO)      /* constraints found (overflow: needed) */ \
   X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
   X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \
   X(real, vstar, z->sap_nv, "free motion", SIM_RESET_KEEP)    /* free-motion velocities */              \
   X(real, A, z->a_blocks, "free motion", SIM_RESET_KEEP)      /* each clique's block of A */            \
-  X(int, nclique, z->contact, "free motion", SIM_RESET_KEEP)  /* cliques */                             \
+  X(int, nclique, z->one, "free motion", SIM_RESET_KEEP)     /* cliques */                             \
   X(sapClique, clique, z->cliques, "free motion", SIM_RESET_KEEP) /* their sizes and offsets */         \
-  X(real, dv, z->sap_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
-  X(real, H, z->sap_nv * z->sap_nv, "solve", SIM_RESET_KEEP)  /* Newton Hessian, then its factor */     \
-  X(real, rhs, z->sap_nv, "solve", SIM_RESET_KEEP)            /* −∇ℓ, then the Newton direction */      \
+  X(real, dv, z->newton_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
+  X(real, H, z->newton_nv * z->newton_nv, "solve", SIM_RESET_KEEP)  /* Newton Hessian, then its factor */     \
+  X(real, rhs, z->newton_nv, "solve", SIM_RESET_KEEP)            /* −∇ℓ, then the Newton direction */      \
   X(int, info, z->contact, "solve", SIM_RESET_KEEP)           /* the Cholesky's info */                 \
-  X(sapStats, stats, z->contact, "solve", SIM_RESET_KEEP)     /* solver statistics */
+  X(sapStats, stats, z->one, "solve", SIM_RESET_KEEP)        /* solver statistics */
 
 enum {
 #define SIM_DATA_ENUM(type, name, count, writer, reset) SIMD_##name,

@@ -9,7 +9,7 @@ isoStatus step_kinematics(const stepCtx *c) {
   kinArgs k;
   k.q = c->q, k.nq = c->nq, k.nbody = c->nbody, k.X_WB = c->X_WB;
   isoStatus st = launch_body_pose(c->be, (long)c->nworld * c->nbody, &k);
-  if (st != ISO_OK || !c->contact) return st;
+  if (st != ISO_OK || !c->contact || !c->X_WG) return st; /* nothing can touch: no geometry poses */
   collideArgs a;
   a.H = c->contact->dev;
   a.H.geom_E = c->param[ISO_PARAM_GEOM_MODULUS]; /* may be per world: as it is now */

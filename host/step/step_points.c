@@ -7,7 +7,7 @@
 
 isoStatus step_points(const stepCtx *c) {
   const simSap *p = c->sap;
-  if (p->npoint == 0) return ISO_OK;
+  if (p->npoint == 0 || !c->X_WG) return ISO_OK;
   pointArgs a;
   a.npoint = p->npoint, a.ngeom = c->contact->dev.ngeom, a.shape = p->shape, a.pa = p->point_a, a.pb = p->point_b;
   a.X_WG = c->X_WG, a.status = c->status, a.hits = c->hits;

@@ -67,40 +67,7 @@ static inline ISO_HD int rigid_state_finite(const real *q, const real *v, int nq
   return ok;
 }
 
-/* One step of world `world`. q: (nbody·7), v: (nbody·6), time and status: this world's. */
-static inline ISO_HD void rigid_free_step_world(int world, const rigidParams *P, real *q, real *v,
-                                                real *time, uint32_t *status) {
-  if (*status & ISO_WORLD_FROZEN) return;
-  const real dt = P->dt;
-  const real *gp = wf_at(P->gravity, world, 0, 3);
-  vec3 g = v3(gp[0], gp[1], gp[2]);
-  int finite = 1;
-  for (int b = 0; b < P->nbody; ++b) {
-    real *qb = q + RIGID_NQ * b;
-    real *vb = v + RIGID_NV * b;
-    quat r = quat_make(qb[0], qb[1], qb[2], qb[3]);
-    vec3 w = v3(vb[0], vb[1], vb[2]);
-    vec3 vo = v3(vb[3], vb[4], vb[5]);
-    const real *c = wf_at(P->com, world, b, 3);
-    vec3 alpha, a_o;
-    rigid_free_accel(r, w, g, v3(c[0], c[1], c[2]), wf_at(P->inertia, world, b, 6), &alpha, &a_o);
-    w = v3_axpy(w, dt, alpha);
-    vo = v3_axpy(vo, dt, a_o);
-    quat rn = quat_normalize(quat_integrate_world(r, w, dt));
-    vec3 pn = v3_axpy(v3(qb[4], qb[5], qb[6]), dt, vo);
-    qb[0] = rn.w, qb[1] = rn.x, qb[2] = rn.y, qb[3] = rn.z;
-    qb[4] = pn.x, qb[5] = pn.y, qb[6] = pn.z;
-    vb[0] = w.x, vb[1] = w.y, vb[2] = w.z, vb[3] = vo.x, vb[4] = vo.y, vb[5] = vo.z;
-    finite &= rigid_state_finite(qb, vb, RIGID_NQ, RIGID_NV);
-  }
-  if (!finite) {
-    *status |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
-    return;
-  }
-  *time += dt;
-}
-
-/* q_next = q + dt·N(q)·v for one body, quaternion renormalised (shared by both step paths). */
+/* q_next = q + dt·N(q)·v for one body, quaternion renormalised. */
 static inline ISO_HD void rigid_integrate_body(real *qb, const real *vb, real dt) {
   quat r = quat_make(qb[0], qb[1], qb[2], qb[3]);
   quat rn = quat_normalize(quat_integrate_world(r, v3(vb[0], vb[1], vb[2]), dt));

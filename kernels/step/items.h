@@ -54,19 +54,6 @@ static inline ISO_HD void hs_narrow_emit_item_at(const collideArgs *a, long i) {
   hs_narrow_emit_item(&a->H, &a->W, (int)(i / a->W.max_cand), (int)(i % a->W.max_cand));
 }
 
-/* Free bodies without any possible contact: the whole step per world. */
-typedef struct freeArgs {
-  rigidParams P;
-  int nq, nv;
-  real *q, *v, *time; /* (nworld, nq), (nworld, nv), (nworld) */
-  uint32_t *status;   /* (nworld) */
-} freeArgs;
-
-/* i = world */
-static inline ISO_HD void rigid_free_step_item_at(const freeArgs *a, long i) {
-  rigid_free_step_world((int)i, &a->P, a->q + i * a->nq, a->v + i * a->nv, a->time + i, a->status + i);
-}
-
 /* Point contact (stage 4): one query per (world, point-contact pair). */
 typedef struct pointArgs {
   int npoint, ngeom;
