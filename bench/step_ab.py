@@ -38,6 +38,16 @@ def run(binary, scene, worlds, threads, steps, extra):
     return 1e6 * j["wall_s"] / (worlds * steps)
 
 
+def free_bench(binary, worlds, threads):
+    """µs per world-step of the free-body throughput scene (isobar bench --scene free)."""
+    cmd = [binary, "bench", "--scene", "free", "--worlds", str(worlds), "--steps", "200", "--threads", str(threads),
+           "--backend", "cpu", "--quiet"]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{p.stderr[-1000:]}")
+    return 1e6 / json.loads(p.stdout.strip().splitlines()[-1])["world_steps_per_s"]
+
+
 def main():
     before, after = sys.argv[1], sys.argv[2]
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
@@ -50,6 +60,11 @@ def main():
         for key, f, w, t, s, extra in cases:
             for b, path in bins.items():
                 res[(key, w, t, b)].append(run(path, f, w, t, s, extra))
+    free = {(b, t): [] for b in bins for t in (1, 2)}
+    for _ in range(reps):
+        for t in (1, 2):
+            for b, path in bins.items():
+                free[(b, t)].append(free_bench(path, 16384, t))
     med = {k: statistics.median(v) for k, v in res.items()}
     noise = {k: max(v) / min(v) - 1 for k, v in res.items()}
     print("| scene | 1 world, 1 thread: before → after µs | change | noise | 4096 worlds, 2 threads: before → after µs"
@@ -63,6 +78,13 @@ def main():
         sa = med[(key, 4096, 1, "after")] / a2
         print(f"| {key} | {b1:.2f} → {a1:.2f} | {100 * (a1 / b1 - 1):+.1f}% | ±{100 * n1:.1f}% | "
               f"{b2:.2f} → {a2:.2f} | {sb:.2f}× → {sa:.2f}× |")
+    fm = {k: statistics.median(v) for k, v in free.items()}
+    fn = max(max(v) / min(v) - 1 for v in free.values())
+    print()
+    print(f"Free bodies (isobar bench --scene free, 16384 worlds, 200 steps), µs per world-step: 1 thread "
+          f"{fm[('before', 1)]:.4f} → {fm[('after', 1)]:.4f}, 2 threads {fm[('before', 2)]:.4f} → "
+          f"{fm[('after', 2)]:.4f} (noise ±{100 * fn:.1f}%); 2-thread speed-up "
+          f"{fm[('before', 1)] / fm[('before', 2)]:.2f}× → {fm[('after', 1)] / fm[('after', 2)]:.2f}×.")
 
 
 if __name__ == "__main__":
