@@ -1,0 +1,263 @@
+/* The hydroelastic narrow phase (kernels/hydro/narrow.h), tet–tet (drake_algorithms §2.1): random
+ * pairs against brute force, swapping M and N, inverted tets, coplanar and shared features,
+ * identical gradients, the gradient filter, and faces that collapse. Each random test compares
+ * against the brute-force reference of tests/support/hydro_reference.h. Coordinates, gradients
+ * and field values are O(1) (|x| <= 2, |g| <= 4), so absolute tolerances are used with the reason
+ * next to each. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "kernels/hydro/narrow.h"
+#include "support/hydro_reference.h"
+#include "support/rng.h"
+#include "support/support.h"
+
+/* ---- tet–tet -------------------------------------------------------------------------------- */
+
+typedef struct {
+  vec3 tM[4], tN[4], gM, gN;
+  double cM, cN;
+} tt_case;
+
+static void rand_tt(test_rng *r, tt_case *k) {
+  rand_tet(r, rand_v3(r, -0.3, 0.3), 1, k->tM);
+  rand_tet(r, rand_v3(r, -0.3, 0.3), 1, k->tN);
+  /* fields mostly increasing into opposite directions (so most pairs pass the filter), with
+   * enough spread that some do not */
+  vec3 u = rand_unit(r);
+  k->gM = v3_add(v3_scale(u, test_rng_uniform(r, 0.5, 2)), rand_v3(r, -1, 1));
+  k->gN = v3_add(v3_scale(u, -test_rng_uniform(r, 0.5, 2)), rand_v3(r, -1, 1));
+  k->cM = test_rng_uniform(r, -1, 1);
+  k->cN = test_rng_uniform(r, -1, 1);
+}
+
+/* Reference for a tet–tet case: filter, plane, area and centroid of plane ∩ tetM ∩ tetN. */
+static double tt_reference(const tt_case *k, int *pass, vec3 *nhat, vec3 *cen) {
+  vec3 n = v3_sub(k->gM, k->gN);
+  double len = v3_norm(n);
+  *pass = len > 0 && aligned(n, k->gM) && aligned(v3_neg(n), k->gN);
+  if (!*pass) return 0;
+  *nhat = v3_scale(n, 1 / len);
+  vec3 o = v3_scale(*nhat, (k->cN - k->cM) / len); /* f_M(o) = f_N(o) */
+  hs h[8];
+  /* a different constraint order from the kernel's: tet N's faces first, in reverse */
+  tet_halfspaces(k->tN, h);
+  tet_halfspaces(k->tM, h + 4);
+  hs rev[8];
+  for (int i = 0; i < 8; ++i) rev[i] = h[7 - i];
+  return plane_region(o, *nhat, rev, 8, cen);
+}
+
+Test(tet_tet, random_pairs_match_brute_force) {
+  test_rng r = {42};
+  int faces = 0, big = 0, filtered = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    tt_case k;
+    rand_tt(&r, &k);
+    int pass;
+    vec3 nhat = v3_zero(), cen;
+    double area_ref = tt_reference(&k, &pass, &nhat, &cen);
+    hydroFace f;
+    int got = hydro_tet_tet(k.tM, k.gM, k.cM, k.tN, k.gN, k.cN, &f);
+    if (!pass) {
+      cr_assert_eq(got, 0, "trial %d: the gradient filter should reject", trial);
+      ++filtered;
+      continue;
+    }
+    if (!got) {
+      /* no face: the region is empty or a sliver that duplicate removal collapsed */
+      cr_assert(area_ref <= 1e-9, "trial %d: missed a face of area %g", trial, area_ref);
+      continue;
+    }
+    ++faces;
+    big += area_ref > 1e-2;
+    check_face_shape(&f, nhat, area_ref, cen, "tet_tet", trial);
+    hs hM[4], hN[4];
+    tet_halfspaces(k.tM, hM);
+    tet_halfspaces(k.tN, hN);
+    for (int i = 0; i < f.nvert; ++i) {
+      vec3 x = f.vert[i];
+      double fm = hydro_field_eval(k.gM, k.cM, x), fn = hydro_field_eval(k.gN, k.cN, x);
+      /* (a) on the equilibrium plane: field values O(10) through one slice interpolation and
+       * up to 4 clip interpolations; 1e-12 is a few hundred ulps of 10 */
+      cr_assert(fabs(fm - fn) <= 1e-12, "trial %d: f_M − f_N = %g at vertex %d", trial, fm - fn, i);
+      /* (b) inside both tets (signed distances to the faces, O(1) coordinates) */
+      cr_assert(hs_violation(hM, 4, x) <= 1e-12, "trial %d: vertex %d outside tet M", trial, i);
+      cr_assert(hs_violation(hN, 4, x) <= 1e-12, "trial %d: vertex %d outside tet N", trial, i);
+      /* pressures from field M: the same expression (a few ulps of O(10) allowed for
+       * contraction differences) */
+      cr_assert(fabs(f.vert_p[i] - fm) <= 1e-13);
+    }
+    /* p0 by the face field at the centroid equals field M there (O(10) values) */
+    cr_assert(fabs(f.p0 - hydro_field_eval(k.gM, k.cM, f.centroid)) <= 1e-12, "trial %d: p0", trial);
+    cr_assert(f.grad_M.x == k.gM.x && f.grad_M.y == k.gM.y && f.grad_M.z == k.gM.z);
+    cr_assert(f.grad_N.x == k.gN.x && f.grad_N.y == k.gN.y && f.grad_N.z == k.gN.z);
+    /* gM = ∇e_M·n̂, gN = −∇e_N·n̂ (O(4) values: 1e-14) */
+    cr_assert(fabs(f.gM - v3_dot(k.gM, f.normal)) <= 1e-14 && fabs(f.gN + v3_dot(k.gN, f.normal)) <= 1e-14);
+  }
+  /* the draw exercised both branches substantially */
+  cr_assert(faces > 500 && big > 200 && filtered > 50, "faces %d, big %d, filtered %d", faces, big, filtered);
+}
+
+/* Swapping M and N flips the normal and swaps the gradients; area, centroid, p0 and the vertex
+ * set are unchanged to rounding. */
+Test(tet_tet, swap_m_and_n) {
+  test_rng r = {7};
+  int compared = 0;
+  for (int trial = 0; trial < 2000; ++trial) {
+    tt_case k;
+    rand_tt(&r, &k);
+    hydroFace a, b;
+    int ga = hydro_tet_tet(k.tM, k.gM, k.cM, k.tN, k.gN, k.cN, &a);
+    int gb = hydro_tet_tet(k.tN, k.gN, k.cN, k.tM, k.gM, k.cM, &b);
+    if (ga && a.area < 1e-6) continue; /* slivers may fall either side of the duplicate threshold */
+    if (gb && b.area < 1e-6) continue;
+    cr_assert_eq(ga, gb, "trial %d: one order made a face, the other not", trial);
+    if (!ga) continue;
+    ++compared;
+    /* different slicing and clipping sequences of the same region: O(1) values agree to a few
+     * hundred ulps; the normal from the vertices as in check_face_shape */
+    cr_assert(fabs(a.area - b.area) <= 1e-12, "trial %d: area %.17g vs %.17g", trial, a.area, b.area);
+    if (a.area > 1e-4) cr_assert(v3_max_abs(v3_add(a.normal, b.normal)) <= 1e-9, "trial %d: normal", trial);
+    if (a.area > 1e-2) {
+      cr_assert(v3_max_abs(v3_sub(a.centroid, b.centroid)) <= 1e-10, "trial %d: centroid", trial);
+      /* p0 from field M vs field N at centroids 1e-10 apart, |g| < 4 */
+      cr_assert(fabs(a.p0 - b.p0) <= 1e-9, "trial %d: p0 %.17g vs %.17g", trial, a.p0, b.p0);
+      cr_assert(fabs(a.gM - b.gN) <= 1e-8 && fabs(a.gN - b.gM) <= 1e-8, "trial %d: gM/gN swap", trial);
+    }
+    cr_assert(a.grad_M.x == b.grad_N.x && a.grad_M.y == b.grad_N.y && a.grad_M.z == b.grad_N.z);
+    cr_assert(a.grad_N.x == b.grad_M.x && a.grad_N.y == b.grad_M.y && a.grad_N.z == b.grad_M.z);
+    cr_assert_eq(a.nvert, b.nvert, "trial %d: vertex count", trial);
+    for (int i = 0; i < a.nvert; ++i) {
+      double best = INFINITY;
+      for (int j = 0; j < b.nvert; ++j) {
+        double d = v3_max_abs(v3_sub(a.vert[i], b.vert[j]));
+        if (d < best) best = d;
+      }
+      cr_assert(best <= 1e-12, "trial %d: vertex %d has no partner (%g)", trial, i, best);
+    }
+  }
+  cr_assert(compared > 200, "compared %d", compared);
+}
+
+/* Inverted tets (FEM elements can invert) give the same face as their positive twins
+ * (documented deviation from Drake, which would clip to nothing). */
+Test(tet_tet, inverted_tets) {
+  test_rng r = {9};
+  int compared = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    tt_case k;
+    rand_tt(&r, &k);
+    hydroFace a, b;
+    int ga = hydro_tet_tet(k.tM, k.gM, k.cM, k.tN, k.gN, k.cN, &a);
+    tt_case m = k;
+    vec3 s = m.tM[0]; m.tM[0] = m.tM[1]; m.tM[1] = s;
+    s = m.tN[2]; m.tN[2] = m.tN[3]; m.tN[3] = s;
+    int gb = hydro_tet_tet(m.tM, m.gM, m.cM, m.tN, m.gN, m.cN, &b);
+    if (!ga || a.area < 1e-6) continue;
+    cr_assert(gb, "trial %d", trial);
+    ++compared;
+    cr_assert(fabs(a.area - b.area) <= 1e-12 && v3_dot(a.normal, b.normal) > 1 - 1e-9, "trial %d", trial);
+  }
+  cr_assert(compared > 100, "compared %d", compared);
+}
+
+/* The equilibrium plane contains a face of each tet: the two tets share the face z = 0. */
+Test(tet_tet, coplanar_shared_face) {
+  vec3 tM[4], tN[4];
+  std_tet(tM, 1);
+  tN[0] = v3(0, 0, 0), tN[1] = v3(0, 1, 0), tN[2] = v3(1, 0, 0), tN[3] = v3(0, 0, -1);
+  cr_assert(vol6(tN) > 0);
+  hydroFace f;
+  /* f_M = z (increasing into M, above), f_N = −z (into N, below): plane z = 0, n̂ = +z */
+  cr_assert(hydro_tet_tet(tM, v3(0, 0, 1), 0, tN, v3(0, 0, -1), 0, &f));
+  cr_assert(fabs(f.area - 0.5) <= 1e-15, "area %.17g", f.area); /* exact inputs, a few roundings */
+  /* a normalisation: an ulp or two */
+  cr_assert(fabs(f.normal.z - 1) <= 4e-16 && fabs(f.gM - 1) <= 4e-16 && fabs(f.gN - 1) <= 4e-16);
+  cr_assert_eq(f.nvert, 3);
+  for (int i = 0; i < 3; ++i) cr_assert(f.vert[i].z == 0 && f.vert_p[i] == 0);
+}
+
+/* Tets touching at one vertex only: the slice collapses to a point, no face. A tet sharing a
+ * vertex with the other but overlapping it gives the brute-force area. */
+Test(tet_tet, shared_vertex) {
+  vec3 tM[4], tN[4];
+  std_tet(tM, 1);
+  std_tet(tN, -1); /* mirrored through the origin: negative, swap to positive */
+  vec3 s = tN[0]; tN[0] = tN[1]; tN[1] = s;
+  cr_assert(vol6(tN) > 0);
+  hydroFace f;
+  cr_assert_eq(hydro_tet_tet(tM, v3(1, 1, 1), 0, tN, v3(-1, -1, -1), 0, &f), 0);
+
+  test_rng r = {11};
+  int faces = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    tt_case k;
+    rand_tt(&r, &k);
+    k.tN[0] = k.tM[2]; /* shared vertex */
+    if (vol6(k.tN) < 0.01) continue;
+    int pass;
+    vec3 nhat = v3_zero(), cen;
+    double area_ref = tt_reference(&k, &pass, &nhat, &cen);
+    int got = hydro_tet_tet(k.tM, k.gM, k.cM, k.tN, k.gN, k.cN, &f);
+    if (!pass || !got) {
+      cr_assert(!got && area_ref <= 1e-9, "trial %d", trial);
+      continue;
+    }
+    ++faces;
+    check_face_shape(&f, nhat, area_ref, cen, "shared vertex", trial);
+  }
+  cr_assert(faces > 30, "faces %d", faces);
+}
+
+/* Identical gradients: no equilibrium plane (§2.1 step 1), whatever the offsets. */
+Test(tet_tet, identical_gradients) {
+  vec3 tM[4], tN[4];
+  std_tet(tM, 1);
+  std_tet(tN, 1);
+  hydroFace f;
+  cr_assert_eq(hydro_tet_tet(tM, v3(0.5, -1, 2), 0, tN, v3(0.5, -1, 2), 0.3, &f), 0);
+  cr_assert_eq(hydro_tet_tet(tM, v3(0.5, -1, 2), 0, tN, v3(0.5, -1, 2), 0, &f), 0);
+  cr_assert_eq(hydro_tet_tet(tM, v3_zero(), 1, tN, v3_zero(), 0, &f), 0);
+}
+
+/* Opposed gradients are rejected by the 5π/8 filter even though the tets overlap. */
+Test(tet_tet, gradient_filter) {
+  vec3 tM[4], tN[4];
+  std_tet(tM, 1);
+  std_tet(tN, 1);
+  hydroFace f;
+  /* control: opposite fields, plane z = 0.25 */
+  cr_assert(hydro_tet_tet(tM, v3(0, 0, 1), 0, tN, v3(0, 0, -1), 0.5, &f));
+  /* n = gM − gN = (0, 0, −2): n̂ against ĝM */
+  cr_assert_eq(hydro_tet_tet(tM, v3(0, 0, 1), 0, tN, v3(0, 0, 3), 0.5, &f), 0);
+  /* n = (0, 0, 2) along ĝM but −n̂ against ĝN */
+  cr_assert_eq(hydro_tet_tet(tM, v3(0, 0, 3), -0.5, tN, v3(0, 0, 1), 0, &f), 0);
+  /* just inside/outside the cone of half-angle 5π/8 for ĝM, with −n̂ = ĝN exactly:
+   * gN = −z, gM = a·(sin θ, 0, cos θ) with a chosen so that n = gM − gN makes angle θ' with gM */
+  for (int side = 0; side < 2; ++side) {
+    /* with gN = (0,0,−L) huge, n ≈ gN direction flipped = +z, and the angle between n̂ and ĝM
+     * is ≈ θ; L = 1e6 makes the difference below 1e-6 rad, and θ = 5π/8 ∓ 1e-3 */
+    double th = 5 * PI / 8 + (side ? 1e-3 : -1e-3), L = 1e6;
+    vec3 gM = v3(sin(th), 0, cos(th)), gN = v3(0, 0, -L);
+    int got = hydro_tet_tet(tM, gM, 0, tN, gN, L * 0.25, &f); /* plane z ≈ 0.25 */
+    cr_assert_eq(got, side ? 0 : 1, "θ = 5π/8 %s 1e-3", side ? "+" : "−");
+  }
+}
+
+/* Polygons collapsing to fewer than 3 vertices after duplicate removal: a tet far below the
+ * duplicate threshold, and a plane through an edge of tet M only. */
+Test(tet_tet, collapse_below_three_vertices) {
+  vec3 tiny[4], big[4];
+  std_tet(tiny, 1e-15);
+  for (int k = 0; k < 4; ++k) big[k] = v3_add(v3(-1, -1, -1), v3_scale(v3_sub(tiny[k], tiny[0]), 1e15 * 4));
+  cr_assert(vol6(big) > 0);
+  hydroFace f;
+  cr_assert_eq(hydro_tet_tet(tiny, v3(0, 0, 1), 0, big, v3(0, 0, -1), 1e-15, &f), 0, "sub-1e-14 polygon");
+  /* plane x + y = 1 through edge (1,0,0)–(0,1,0) of M; the rest of M below: code 0000 or a
+   * two-point degenerate polygon */
+  vec3 tM[4];
+  std_tet(tM, 1);
+  cr_assert_eq(hydro_tet_tet(tM, v3(-1, -1, 0), 0, big, v3(1, 1, 0), -2, &f), 0);
+  cr_assert_eq(hydro_tet_tet(tM, v3(1, 1, 0), -2, big, v3(-1, -1, 0), 0, &f), 0);
+}
