@@ -121,14 +121,28 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
   }
 }
 
+/* The loops below with the sizes as arguments: called with literal sizes for the common case (a
+ * 3-row contact on a 6-DoF clique), so the compiler unrolls them; the order of every sum is the
+ * same either way, so so are the bits. */
+static inline ISO_HD void sap_block_apply_n(const real *J, int m, int n, const real *xq, real *vc) {
+  for (int i = 0; i < m; ++i)
+    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[k];
+}
+
+static inline ISO_HD void sap_block_apply_t_n(const real *J, int m, int n, const real *g, real s, real *oq) {
+  for (int k = 0; k < n; ++k) {
+    real t = J[k] * g[0];
+    for (int i = 1; i < m; ++i) t += J[n * i + k] * g[i];
+    oq[k] += s * t;
+  }
+}
+
 /* vc += J_q·x for block q (x: the world's vector). */
 static inline ISO_HD void sap_block_apply(const sapJac *j, int q, const sapClique *cl, const real *x, real *vc) {
   real scratch[SAP_BLOCK_MAX];
   const real *J = sap_block_get(j, q, scratch);
-  const int n = cl->nv;
-  const real *xq = x + cl->v0;
-  for (int i = 0; i < j->rows; ++i)
-    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[k];
+  if (j->rows == 3 && cl->nv == 6) sap_block_apply_n(J, 3, 6, x + cl->v0, vc);
+  else sap_block_apply_n(J, j->rows, cl->nv, x + cl->v0, vc);
 }
 
 /* out += s·J_qᵀ·g for block q (out: the world's vector). */
@@ -136,13 +150,8 @@ static inline ISO_HD void sap_block_apply_t(const sapJac *j, int q, const sapCli
                                             real *out) {
   real scratch[SAP_BLOCK_MAX];
   const real *J = sap_block_get(j, q, scratch);
-  const int n = cl->nv;
-  real *oq = out + cl->v0;
-  for (int k = 0; k < n; ++k) {
-    real t = J[k] * g[0];
-    for (int i = 1; i < j->rows; ++i) t += J[n * i + k] * g[i];
-    oq[k] += s * t;
-  }
+  if (j->rows == 3 && cl->nv == 6) sap_block_apply_t_n(J, 3, 6, g, s, out + cl->v0);
+  else sap_block_apply_t_n(J, j->rows, cl->nv, g, s, out + cl->v0);
 }
 
 /* vc = J·x for constraint j and the world's vector x; cl: the world's cliques. */
@@ -150,6 +159,26 @@ static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, co
   for (int i = 0; i < j->rows; ++i) vc[i] = 0;
   for (int q = 1; q >= 0; --q)
     if (j->clique[q] >= 0) sap_block_apply(j, q, cl + j->clique[q], x, vc);
+}
+
+/* vx = J·x and vy = J·y for constraint j, each block formed once for both (the line search's
+ * J·v and J·Δv); each sum in the same order as sap_con_apply. */
+static inline ISO_HD void sap_con_apply2(const sapJac *j, const sapClique *cl, const real *x, const real *y, real *vx,
+                                         real *vy) {
+  for (int i = 0; i < j->rows; ++i) vx[i] = 0, vy[i] = 0;
+  for (int q = 1; q >= 0; --q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *c = cl + j->clique[q];
+    real scratch[SAP_BLOCK_MAX];
+    const real *J = sap_block_get(j, q, scratch);
+    if (j->rows == 3 && c->nv == 6) {
+      sap_block_apply_n(J, 3, 6, x + c->v0, vx);
+      sap_block_apply_n(J, 3, 6, y + c->v0, vy);
+    } else {
+      sap_block_apply_n(J, j->rows, c->nv, x + c->v0, vx);
+      sap_block_apply_n(J, j->rows, c->nv, y + c->v0, vy);
+    }
+  }
 }
 
 /* out += s·Jᵀ·g for constraint j (the generalized impulse of γ = g on the world's cliques). */
@@ -161,6 +190,24 @@ static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, 
 /* H += JᵀGJ for constraint j into the column-major nv × nv matrix H: block (p, q) of cliques
  * clique[p], clique[q] gets J_pᵀ·(G·J_q), one column of G·J_q at a time (so no scratch grows
  * with a clique). G: rows × rows, row-major. */
+/* Column b of block (p, q) of JᵀGJ: Hb[v0p + a] += Σ_i J_p[i][a]·gj[i]. */
+static inline ISO_HD void sap_hessian_col_n(const real *Jp, int m, int np, const real *gj, real *Hp) {
+  for (int a = 0; a < np; ++a) {
+    real t = Jp[a] * gj[0];
+    for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
+    Hp[a] += t;
+  }
+}
+
+/* gj = column b of G·J_q (G: m × m row-major, J_q: m × nq). */
+static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq, int b, real *gj) {
+  for (int i = 0; i < m; ++i) {
+    real t = G[m * i] * Jq[b];
+    for (int l = 1; l < m; ++l) t += G[m * i + l] * Jq[nq * l + b];
+    gj[i] = t;
+  }
+}
+
 static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
   real scratch[2][SAP_BLOCK_MAX];
   const real *Jb[2] = {(const real *)0, (const real *)0};
@@ -173,25 +220,27 @@ static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *
     const int nq = cq->nv;
     for (int b = 0; b < nq; ++b) {
       real gj[SAP_MAX_ROWS]; /* column b of G·J_q */
-      for (int i = 0; i < m; ++i) {
-        real t = G[m * i] * Jb[q][b];
-        for (int l = 1; l < m; ++l) t += G[m * i + l] * Jb[q][nq * l + b];
-        gj[i] = t;
-      }
+      if (m == 3 && nq == 6) sap_gj_n(G, 3, Jb[q], 6, b, gj);
+      else sap_gj_n(G, m, Jb[q], nq, b, gj);
       real *Hb = H + (long)(cq->v0 + b) * nv;
       for (int p = 0; p < 2; ++p) {
         if (j->clique[p] < 0) continue;
         const sapClique *cp = cl + j->clique[p];
-        const int np = cp->nv;
-        const real *Jp = Jb[p];
-        for (int a = 0; a < np; ++a) {
-          real t = Jp[a] * gj[0];
-          for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
-          Hb[cp->v0 + a] += t;
-        }
+        if (m == 3 && cp->nv == 6) sap_hessian_col_n(Jb[p], 3, 6, gj, Hb + cp->v0);
+        else sap_hessian_col_n(Jb[p], m, cp->nv, gj, Hb + cp->v0);
       }
     }
   }
+}
+
+/* W += J diag(A)⁻¹ Jᵀ for one block (m × n, A's block Ab n × n row-major). */
+static inline ISO_HD void sap_delassus_block_n(const real *J, int m, int n, const real *Ab, real *W) {
+  for (int i = 0; i < m; ++i)
+    for (int k2 = 0; k2 < m; ++k2) {
+      real s = 0;
+      for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / Ab[(n + 1) * k];
+      W[m * i + k2] += s;
+    }
 }
 
 /* W = Σ_q J_q diag(A_q)⁻¹ J_qᵀ (rows × rows, row-major), the Delassus operator with A replaced
@@ -206,12 +255,8 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
     const int n = c->nv;
     const real *Ab = A_world + c->a0;
     const real *J = sap_block_get(j, q, scratch);
-    for (int i = 0; i < m; ++i)
-      for (int k2 = 0; k2 < m; ++k2) {
-        real s = 0;
-        for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / Ab[(n + 1) * k];
-        W[m * i + k2] += s;
-      }
+    if (m == 3 && n == 6) sap_delassus_block_n(J, 3, 6, Ab, W);
+    else sap_delassus_block_n(J, m, n, Ab, W);
   }
 }
 

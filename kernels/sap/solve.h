@@ -276,8 +276,7 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v,
     sapJac j = sap_con_jac(B, w, con + i);
     real vc[SAP_MAX_ROWS], d[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
     const int m = j.rows;
-    sap_con_apply(&j, cl, v, vc);
-    sap_con_apply(&j, cl, dv, d); /* J·Δv */
+    sap_con_apply2(&j, cl, v, dv, vc, d); /* J·v and J·Δv */
     for (int k = 0; k < m; ++k) vc[k] += alpha * d[k];
     cost += sap_con_law(con + i, vc, gam, G);
     real dg = d[0] * gam[0];
