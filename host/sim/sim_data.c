@@ -30,7 +30,6 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.nv = s->nv;
   z.bodies = s->nbody;
   z.sap_nv = s->nv;
-  z.a_blocks = 36L * s->nbody;
   z.cliques = s->nbody;
   z.origins = 3L * s->nbody;
   z.contact = m->npair > 0 || m->nfallback > 0;
@@ -42,6 +41,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.max_list = (long)s->def.capacity.max_contacts + m->nfallback;
   z.npoint = m->nfallback;
   z.newton_nv = s->nv;
+  z.a_blocks = 36L * s->nbody;
   z.max_con = s->def.capacity.max_contacts;
   return z;
 }

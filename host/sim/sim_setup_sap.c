@@ -92,7 +92,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st != ISO_OK) return st;
   B->nv = (int)nv;
   B->max_clique = (int)ncl;
-  B->max_A = (int)nA;
+  B->max_A = p->enabled ? (int)nA : 0; /* nothing can touch: no A (free motion skips it) */
   B->nclique = nclique;
   B->clique = clique;
   B->max_con = (int)mc;

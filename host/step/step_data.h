@@ -41,7 +41,7 @@ typedef struct simSizes {
   long npoint;       /* point-contact pairs */
   long sap_nv;       /* nv: free motion */
   long newton_nv;    /* nv when anything can touch (Newton iterations), else 0 */
-  long a_blocks;     /* reals of A: 36 per body (a free-body clique) */
+  long a_blocks;     /* reals of A: 36 per body (a free-body clique) when anything can touch */
   long cliques;      /* cliques: one per body */
   long max_con;      /* constraints */
   long origins;      /* reals of clique origins: 3 per clique */

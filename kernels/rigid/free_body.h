@@ -75,8 +75,8 @@ static inline ISO_HD void rigid_integrate_body(real *qb, const real *vb, real dt
   qb[4] += dt * vb[3], qb[5] += dt * vb[4], qb[6] += dt * vb[5];
 }
 
-/* Free motion of world `world` for the contact path (X_WB: its body poses): v* = v + dt·M⁻¹(τ − C) per body, and
- * the blocks of A = M(q0): each body's spatial inertia about its origin in the world frame,
+/* Free motion of world `world` (X_WB: its body poses): v* = v + dt·M⁻¹(τ − C) per body, and
+ * (unless A is NULL: a model in which nothing can touch) the blocks of A = M(q0): each body's spatial inertia about its origin in the world frame,
  * row-major 6×6 in the [ω, v] order of the generalized velocities. */
 static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const xform *X_WB, const real *v,
                                                   real *vstar, real *A) {
@@ -91,6 +91,7 @@ static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *
     real *vs = vstar + RIGID_NV * b;
     vs[0] = vb[0] + P->dt * alpha.x, vs[1] = vb[1] + P->dt * alpha.y, vs[2] = vb[2] + P->dt * alpha.z;
     vs[3] = vb[3] + P->dt * a_o.x, vs[4] = vb[4] + P->dt * a_o.y, vs[5] = vb[5] + P->dt * a_o.z;
+    if (!A) continue; /* nothing can touch: no problem to solve, no A */
     mat3 R = quat_to_m3(r);
     mat3 I_cm = m3_congruence(R, m3_sym6(I6[0], I6[1], I6[2], I6[3], I6[4], I6[5]));
     sinertia M = si_from_com(*wf_at(P->mass, world, b, 1), m3_mulv(R, v3(c[0], c[1], c[2])), I_cm);

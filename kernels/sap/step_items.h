@@ -56,7 +56,7 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const s
   const xform *X_w = X_WB + (long)w * P->nbody;
   const real *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + (long)B->max_A * w;
-  rigid_free_motion_world(w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world);
+  rigid_free_motion_world(w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, B->max_A ? (real *)A_world : (real *)0);
   sap_free_body_cliques(w, P, X_w, B);
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
