@@ -65,3 +65,8 @@ isoStatus cuda_sync(const isoBackend *b) {
 ISO_KERNELS(ISO_LAUNCH_OFF)
 #undef ISO_LAUNCH_OFF
 
+isoStatus cuda_launch_stack_bytes(size_t *bytes) {
+  *bytes = 0;
+  return iso_fail(ISO_ERR_BACKEND, "%s", OFF_MSG);
+}
+

@@ -17,6 +17,9 @@ extern "C" {
 ISO_KERNELS(ISO_LAUNCH_DECL)
 #undef ISO_LAUNCH_DECL
 
+/* The largest per-thread stack (local memory) of the table's CUDA kernels, bytes. */
+isoStatus cuda_launch_stack_bytes(size_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "host/backend/cuda_api.h"
+#include "host/backend/launch.h"
 #include "kernels/cuda/cuda_check.h"
 
 extern "C" int cuda_compiled(void) { return 1; }
@@ -66,6 +67,22 @@ extern "C" isoStatus cuda_backend_init(isoBackend *b, void *user_stream) {
     return iso_fail(ISO_ERR_CUDA, "cusolverDnSetStream failed (status %d)", (int)cs);
   }
   b->cusolver = (void *)h;
+  /* reserve the kernels' stack now: an out-of-memory here is a clear creation error */
+  size_t stack = 0;
+  isoStatus st = cuda_launch_stack_bytes(&stack);
+  if (st == ISO_OK && stack > 0 && cudaDeviceSetLimit(cudaLimitStackSize, stack) != cudaSuccess) {
+    cudaError_t e = cudaGetLastError();
+    cusolverDnDestroy(h);
+    if (b->own_stream) cudaStreamDestroy((cudaStream_t)b->stream);
+    return iso_fail(e == cudaErrorMemoryAllocation ? ISO_ERR_NOMEM : ISO_ERR_CUDA,
+                    "cuda: reserving %zu bytes of stack per thread for the step's kernels failed: %s", stack,
+                    cudaGetErrorString(e));
+  }
+  if (st != ISO_OK) {
+    cusolverDnDestroy(h);
+    if (b->own_stream) cudaStreamDestroy((cudaStream_t)b->stream);
+    return st;
+  }
   cudaDeviceProp p;
   if (cudaGetDeviceProperties(&p, 0) != cudaSuccess) (void)cudaGetLastError();
   else if (cuda_emulated()) snprintf(b->reason, sizeof b->reason, "cuda device 0: %.200s", p.name);

@@ -15,3 +15,19 @@
   }
 ISO_KERNELS(ISO_LAUNCH_CUDA)
 #undef ISO_LAUNCH_CUDA
+
+// The largest per-thread stack any table kernel needs: the backend sets the device's stack limit
+// to it when it is created, so the driver reserves that local memory then (where running out is
+// a clear error at iso_sim_create) rather than growing it, with a device-wide synchronisation,
+// at the first launch inside a step.
+extern "C" isoStatus cuda_launch_stack_bytes(size_t *bytes) {
+  size_t most = 0;
+  cudaFuncAttributes attr;
+#define ISO_LAUNCH_STACK(name, args, block)                   \
+  CUDA_TRY(cudaFuncGetAttributes(&attr, name##_kernel));      \
+  if (attr.localSizeBytes > most) most = attr.localSizeBytes;
+  ISO_KERNELS(ISO_LAUNCH_STACK)
+#undef ISO_LAUNCH_STACK
+  *bytes = most;
+  return ISO_OK;
+}

@@ -224,7 +224,10 @@ static inline ISO_HD int point_epa_weights(const pointEpa *E, int g, real *l) {
  * of the origin in A − B (>= about −tol when merely touching), the outward unit normal n of
  * A − B there and the witnesses a ∈ A, b ∈ B with a − b = depth·n. Returns 0 when the
  * difference is flat (no seed tetrahedron). */
-static inline ISO_HD int point_epa(const pointSupport *A, const pointSupport *B, real scale, const pointSimplex *S,
+/* Out of line on the GPU: point_convex_pair calls it twice (the core pass and the rounded-shape
+ * retry), and inlined twice its 11.8 KB polytope took 25 KB of stack per thread, which the
+ * driver reserves for every resident thread (about 6 GiB on an H100) at the first launch. */
+static inline ISO_HD ISO_NOINLINE int point_epa(const pointSupport *A, const pointSupport *B, real scale, const pointSimplex *S,
                                    real *depth, vec3 *n, vec3 *pa, vec3 *pb) {
   pointEpa E;
   int converged = 0;

@@ -206,6 +206,19 @@ inline cudaError_t cudaFree(void *ptr) {
   return cudaSuccess;
 }
 
+// Kernel attributes and device limits: host functions use no device stack, so every kernel
+// reports 0 bytes of local memory and a limit is accepted and ignored.
+struct cudaFuncAttributes {
+  size_t localSizeBytes;
+};
+enum cudaLimit { cudaLimitStackSize = 0 };
+template <typename F>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes *a, F) {
+  a->localSizeBytes = 0;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+
 inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total) {
   size_t limit = iso_emu::memory_limit();
   *total = limit;
