@@ -11,15 +11,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build-release/isobar}
 max=${2:-16384}
+timing=$(mktemp)
+trap 'rm -f "$timing"' EXIT
 echo "scene,worlds,bytes_per_world,peak_rss_kib,rss_bytes_per_world"
 for scene in stack_of_five_boxes compliant_box_on_plane coin_slide_spin; do
   for worlds in 64 256 1024 4096 16384; do
     [ "$worlds" -le "$max" ] || continue
-    json=$(/usr/bin/time -v -o /tmp/isobar_memory_time.$$ \
+    json=$(/usr/bin/time -v -o "$timing" \
       "$bin" run "examples/$scene.sdf" --worlds "$worlds" --steps 1 --backend cpu --quiet 2>/dev/null | tail -1)
-    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' /tmp/isobar_memory_time.$$)
+    rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$timing")
     bpw=$(echo "$json" | sed -n 's/.*"bytes_per_world": \([0-9]*\).*/\1/p')
     echo "$scene,$worlds,$bpw,$rss,$((rss * 1024 / worlds))"
   done
 done
-rm -f /tmp/isobar_memory_time.$$
