@@ -9,37 +9,8 @@
 #include <unistd.h>
 
 #include "isobar/isobar.h"
+#include "support/scene_builders.h"
 #include "support/support.h"
-
-/* Two compliant balls and a rigid box over a rigid ground, in each world placed by a seeded
- * generator from the world index. */
-static isoModel *model(void) {
-  isoModel *m = NULL;
-  iso_model_create(NULL, &m);
-  const char *names[3] = {"ball1", "ball2", "brick"};
-  for (int i = 0; i < 3; ++i) {
-    isoBodyDef b = iso_default_body_def();
-    b.name = names[i];
-    iso_model_add_body(m, &b, NULL);
-    isoGeometryDef g = iso_default_geometry_def();
-    g.name = names[i];
-    g.body = i;
-    g.shape = i == 2 ? ISO_SHAPE_BOX : ISO_SHAPE_SPHERE;
-    g.size[0] = i == 2 ? 0.12 : 0.05;
-    g.size[1] = 0.08, g.size[2] = 0.06;
-    g.compliance = i == 2 ? ISO_COMPLIANCE_RIGID : ISO_COMPLIANCE_COMPLIANT;
-    g.hydroelastic_modulus = 1e5 * (i + 1);
-    g.resolution_hint = 0.025;
-    cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
-  }
-  isoGeometryDef g = iso_default_geometry_def();
-  g.name = "ground";
-  g.shape = ISO_SHAPE_HALFSPACE;
-  g.compliance = ISO_COMPLIANCE_RIGID;
-  iso_model_add_geometry(m, &g, NULL);
-  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
-  return m;
-}
 
 static isoSim *sim(const isoModel *m, int worlds, int threads, int max_cand, isoSurfaceRepresentation rep) {
   isoSimDef sd = iso_default_sim_def();
@@ -84,7 +55,7 @@ static int faces(const isoSim *s, int w, isoContactFace **out) {
 }
 
 Test(contact_batch, threads_are_bitwise_identical_and_worlds_independent) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   const int N = 24;
   isoSim *a = sim(m, N, 1, 1 << 14, ISO_SURFACE_POLYGON), *b = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
   place_all(a, 0);
@@ -115,7 +86,7 @@ Test(contact_batch, threads_are_bitwise_identical_and_worlds_independent) {
 }
 
 Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   const int N = 6;
   isoSim *big = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
   place_all(big, 0);
@@ -170,7 +141,7 @@ Test(contact_batch, overflow_is_per_world_and_reports_the_size_needed) {
 }
 
 Test(contact_batch, triangle_representation_fans_each_polygon) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   isoSim *p = sim(m, 3, 1, 1 << 14, ISO_SURFACE_POLYGON), *t = sim(m, 3, 1, 1 << 14, ISO_SURFACE_TRIANGLE);
   place_all(p, 0);
   place_all(t, 0);
@@ -197,7 +168,7 @@ Test(contact_batch, triangle_representation_fans_each_polygon) {
 }
 
 Test(contact_batch, vtk_output_reads_back) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   isoSim *s = sim(m, 2, 1, 1 << 14, ISO_SURFACE_POLYGON);
   place_all(s, 0);
   char path[512];
@@ -261,7 +232,7 @@ Test(contact_batch, vtk_output_reads_back) {
 Test(contact_batch, cuda_surfaces_match_cpu) {
   test_require_cuda_device();
   const int emulated = test_cuda_emulated();
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   const int N = 16;
   isoSim *c = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
   isoSimDef sd = iso_default_sim_def();

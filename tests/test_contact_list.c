@@ -14,36 +14,6 @@
 #include "support/scene_builders.h"
 #include "support/support.h"
 
-/* Two compliant balls, a rigid box and a rigid ground: compliant–compliant, compliant–rigid
- * mesh and compliant–half-space pairs. */
-static isoModel *model(void) {
-  isoModel *m = NULL;
-  iso_model_create(NULL, &m);
-  const char *names[3] = {"ball1", "ball2", "brick"};
-  for (int i = 0; i < 3; ++i) {
-    isoBodyDef b = iso_default_body_def();
-    b.name = names[i];
-    iso_model_add_body(m, &b, NULL);
-    isoGeometryDef g = iso_default_geometry_def();
-    g.name = names[i];
-    g.body = i;
-    g.shape = i == 2 ? ISO_SHAPE_BOX : ISO_SHAPE_SPHERE;
-    g.size[0] = i == 2 ? 0.12 : 0.05;
-    g.size[1] = 0.08, g.size[2] = 0.06;
-    g.compliance = i == 2 ? ISO_COMPLIANCE_RIGID : ISO_COMPLIANCE_COMPLIANT;
-    g.hydroelastic_modulus = 1e5 * (i + 1);
-    g.resolution_hint = 0.025;
-    cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
-  }
-  isoGeometryDef g = iso_default_geometry_def();
-  g.name = "ground";
-  g.shape = ISO_SHAPE_HALFSPACE;
-  g.compliance = ISO_COMPLIANCE_RIGID;
-  iso_model_add_geometry(m, &g, NULL);
-  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
-  return m;
-}
-
 static isoSim *sim(const isoModel *m, int worlds, int threads, int max_contacts, isoSurfaceRepresentation rep) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = worlds;
@@ -88,7 +58,7 @@ static int direct_face(const isoSim *s, int w, int p, int ea, int eb, hydroFace 
 }
 
 Test(contact_list, records_are_the_polygons_of_the_candidates_in_order) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   for (int rep = 0; rep < 2; ++rep) {
     isoSim *s = sim(m, 4, 1, 4096, rep);
     for (int w = 0; w < 4; ++w) place(s, w);
@@ -150,7 +120,7 @@ Test(contact_list, records_are_the_polygons_of_the_candidates_in_order) {
 }
 
 Test(contact_list, two_passes_per_candidate_write_the_serial_list) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   for (int rep = 0; rep < 2; ++rep) {
     for (int cap = 0; cap < 2; ++cap) { /* roomy, and too small for some worlds */
       const int worlds = 6;
@@ -216,7 +186,7 @@ static void run(const isoModel *m, int threads, int rep, contactRec **list, int 
 }
 
 Test(contact_list, one_and_two_threads_give_the_same_list_and_constraints) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   for (int rep = 0; rep < 2; ++rep) {
     contactRec *l1, *l2;
     sapCon *c1, *c2;
@@ -246,7 +216,7 @@ Test(contact_list, one_and_two_threads_give_the_same_list_and_constraints) {
 }
 
 Test(contact_list, overflow_reports_the_records_needed) {
-  isoModel *m = model();
+  isoModel *m = tb_balls_and_brick();
   for (int rep = 0; rep < 2; ++rep) {
     isoSim *big = sim(m, 3, 1, 4096, rep), *small = NULL;
     for (int w = 0; w < 3; ++w) place(big, w);

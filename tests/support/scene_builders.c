@@ -87,3 +87,31 @@ void tb_place(isoSim *s, int w, int b, double x, double y, double z) {
   cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_one(w), v), ISO_OK);
   (void)nv;
 }
+
+isoModel *tb_balls_and_brick(void) {
+  isoModel *m = NULL;
+  iso_model_create(NULL, &m);
+  const char *names[3] = {"ball1", "ball2", "brick"};
+  for (int i = 0; i < 3; ++i) {
+    isoBodyDef b = iso_default_body_def();
+    b.name = names[i];
+    iso_model_add_body(m, &b, NULL);
+    isoGeometryDef g = iso_default_geometry_def();
+    g.name = names[i];
+    g.body = i;
+    g.shape = i == 2 ? ISO_SHAPE_BOX : ISO_SHAPE_SPHERE;
+    g.size[0] = i == 2 ? 0.12 : 0.05;
+    g.size[1] = 0.08, g.size[2] = 0.06;
+    g.compliance = i == 2 ? ISO_COMPLIANCE_RIGID : ISO_COMPLIANCE_COMPLIANT;
+    g.hydroelastic_modulus = 1e5 * (i + 1);
+    g.resolution_hint = 0.025;
+    cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  }
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "ground";
+  g.shape = ISO_SHAPE_HALFSPACE;
+  g.compliance = ISO_COMPLIANCE_RIGID;
+  iso_model_add_geometry(m, &g, NULL);
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  return m;
+}

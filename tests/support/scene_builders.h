@@ -28,4 +28,9 @@ isoSim *tb_sim(isoModel *m, int worlds, int threads, isoContactApproximation app
 /* Set body `b` of world w at position p, identity orientation, zero velocity. */
 void tb_place(isoSim *s, int w, int b, double x, double y, double z);
 
+/* Two compliant balls (radius 5 cm, moduli 1e5 and 2e5 Pa), a rigid 12 × 8 × 6 cm brick and a
+ * rigid ground, compiled: compliant–compliant, compliant–rigid mesh and compliant–half-space
+ * pairs (the contact-list and contact-batch tests place them per world). */
+isoModel *tb_balls_and_brick(void);
+
 #endif
