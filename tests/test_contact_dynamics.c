@@ -264,28 +264,28 @@ Test(contact_dynamics, solution_satisfies_momentum_balance_and_cones) {
     run(s, 30);
     simSap *p = s->sap;
     const sapBatch *B = &p->batch;
-    int n = p->ncon[0];
+    int n = s->ncon[0];
     cr_assert_gt(n, 3, "the scene must be in contact (%d constraints)", n);
     /* Momentum balance A(v − v*) = Jᵀγ, recomputed here from the solver's outputs: the residual
      * in the D-norm is below the stopping tolerance ε_r·max(‖Dp‖, ‖Djc‖). */
     const int nv = s->nv;
     double Av[12], jc[12] = {0}, e[12];
-    for (int i = 0; i < nv; ++i) e[i] = s->v[i] - p->vstar[i];
+    for (int i = 0; i < nv; ++i) e[i] = s->v[i] - s->vstar[i];
     const sapClique *cl = B->clique; /* world 0's */
-    sap_mul_A(cl, B->nclique[0], p->A, e, Av);
+    sap_mul_A(cl, B->nclique[0], s->A, e, Av);
     /* γ as the results report it: the constraints' impulses at the solved velocities */
     isoContactResult *res = (isoContactResult *)calloc((size_t)n, sizeof *res);
     int nres = 0;
     cr_assert_eq(iso_sim_get_contact_results(s, 0, res, n, &nres), ISO_OK, "%s", iso_last_error());
     cr_assert_eq(nres, n);
     for (int i = 0; i < n; ++i) {
-      sapJac j = sap_con_jac(B, 0, p->con + i);
+      sapJac j = sap_con_jac(B, 0, s->con + i);
       sap_con_apply_t(&j, cl, res[i].impulse, 1, jc);
     }
     double r = 0, jn = 0;
     for (int i = 0; i < nv; ++i) {
       const sapClique *k = cl + i / 6; /* free body b is clique b, of 6 DoFs */
-      double dA = p->A[k->a0 + (k->nv + 1) * (i - k->v0)];
+      double dA = s->A[k->a0 + (k->nv + 1) * (i - k->v0)];
       r += (Av[i] - jc[i]) * (Av[i] - jc[i]) / dA;
       jn += jc[i] * jc[i] / dA;
     }
@@ -294,7 +294,7 @@ Test(contact_dynamics, solution_satisfies_momentum_balance_and_cones) {
     /* Each impulse is what its constraint gives at the final contact velocity, and it lies in
      * its friction cone: ‖γt‖ ≤ μ·γn (convex, similar) or ≤ μ·n0 (lagged). */
     for (int i = 0; i < n; ++i) {
-      const sapCon *c = p->con + i;
+      const sapCon *c = s->con + i;
       sapJac j = sap_con_jac(B, 0, c);
       double vc[3], g[3];
       sap_con_apply(&j, cl, s->v, vc);

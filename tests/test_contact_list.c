@@ -177,8 +177,8 @@ static void run(const isoModel *m, int threads, int rep, contactRec **list, int 
   for (int w = 0; w < worlds; ++w) {
     (*count)[w] = W->list_count[w];
     memcpy(*list + (long)w * W->max_list, W->list + (long)w * W->max_list, sizeof(contactRec) * (size_t)(*count)[w]);
-    (*ncon)[w] = p->ncon[w];
-    memcpy(*con + (long)w * p->batch.max_con, p->con + (long)w * p->batch.max_con, sizeof(sapCon) * (size_t)(*ncon)[w]);
+    (*ncon)[w] = p->batch.ncon[w];
+    memcpy(*con + (long)w * p->batch.max_con, p->batch.con + (long)w * p->batch.max_con, sizeof(sapCon) * (size_t)(*ncon)[w]);
   }
   *list_bytes = sizeof(contactRec) * (size_t)W->max_list * worlds;
   *con_bytes = sizeof(sapCon) * (size_t)p->batch.max_con * worlds;

@@ -24,7 +24,7 @@ isoStatus iso_sim_contact_count(const isoSim *s, int world, int *count) {
   if (st != ISO_OK) return st;
   *count = 0;
   if (!s->sap->enabled) return ISO_OK;
-  return backend_download(&s->be, count, s->sap->ncon + world, sizeof(int));
+  return backend_download(&s->be, count, s->ncon + world, sizeof(int));
 }
 
 /* World `world`'s cliques (ncl of them, at most the batch's max_clique). */

@@ -196,7 +196,7 @@ isoStatus iso_sim_get_overflow(const isoSim *s, int world, int *needed_candidate
   *needed_faces = nf > W->max_face ? nf : 0;
   if (needed_constraints) {
     int ncon = 0;
-    if (st == ISO_OK && s->sap->enabled) st = backend_download(&s->be, &ncon, s->sap->needed + world, sizeof(int));
+    if (st == ISO_OK && s->sap->enabled) st = backend_download(&s->be, &ncon, s->needed + world, sizeof(int));
     *needed_constraints = ncon > s->def.capacity.max_contacts ? ncon : 0;
   }
   return st;

@@ -85,7 +85,6 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
    * free body (kernels/sap/step_items.h), each with a square block of A */
   const size_t ncl = (size_t)s->nbody, nA = (size_t)RIGID_NV * RIGID_NV * ncl;
   sapBatch *B = &p->batch;
-  p->hits = s->hits, p->ncon = s->ncon, p->needed = s->needed, p->vstar = s->vstar, p->A = s->A, p->con = s->con;
   int *nclique = s->nclique;
   sapClique *clique = s->clique;
   B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
@@ -101,10 +100,10 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->set.rel_tol = s->def.solver.relative_tolerance;
   B->set.freeze_on_failure = s->def.solver.on_failure == ISO_SAP_FREEZE;
   B->v = s->v;
-  B->vstar = p->vstar;
-  B->A = p->A;
-  B->con = p->con;
-  B->ncon = p->ncon;
+  B->vstar = s->vstar;
+  B->A = s->A;
+  B->con = s->con;
+  B->ncon = s->ncon;
   B->list = s->contact->work.list; /* the contact stage is created first */
   B->max_list = s->contact->work.max_list;
   B->H = s->H;

@@ -14,13 +14,8 @@ typedef struct simSap {
   int npoint;         /* point-contact pairs (the model's fallback pairs) */
   const int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
-  sapPointHit *hits;  /* (nworld, npoint) */
   sapMaterials mat;
-  sapBatch batch;
-  int *ncon;          /* (nworld) */
-  int *needed;        /* (nworld) constraints found (capacity needed on overflow) */
-  real *vstar, *A;
-  sapCon *con;
+  sapBatch batch;     /* its per-world arrays point into the sim's data table */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

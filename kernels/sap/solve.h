@@ -318,8 +318,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     return;
   }
   real d1_0, d2_0, d1_m, d2_m;
-  real l0 = sap_line_eval(B, w, v, dv, 0, cA, a0, a2, &d1_0, &d2_0);
-  (void)l0;
+  (void)sap_line_eval(B, w, v, dv, 0, cA, a0, a2, &d1_0, &d2_0); /* the slopes at α = 0 */
   if (!(d1_0 < 0)) { /* not a descent direction: Drake throws; isobar flags the world */
     B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
     st->done = 1;
