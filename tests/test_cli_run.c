@@ -24,21 +24,7 @@ static void make_tmpdir(void) {
   cr_assert(mkdtemp(tmpdir) != NULL);
 }
 
-static void remove_tmpdir(void) {
-  if (!tmpdir[0]) return;
-  DIR *d = opendir(tmpdir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-      if (e->d_name[0] == '.') continue;
-      char p[1024];
-      snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-      unlink(p);
-    }
-    closedir(d);
-  }
-  rmdir(tmpdir);
-}
+static void remove_tmpdir(void) { test_tmpdir_remove(tmpdir); }
 
 TestSuite(cli_run, .init = make_tmpdir, .fini = remove_tmpdir);
 

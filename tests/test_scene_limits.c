@@ -27,21 +27,7 @@ static void make_tmpdir(void) {
   cr_assert(mkdtemp(tmpdir) != NULL);
 }
 
-static void remove_tmpdir(void) {
-  if (!tmpdir[0]) return;
-  DIR *d = opendir(tmpdir);
-  if (d) {
-    struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
-      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
-      char p[1024];
-      snprintf(p, sizeof p, "%s/%s", tmpdir, e->d_name);
-      if (unlink(p) != 0) rmdir(p);
-    }
-    closedir(d);
-  }
-  rmdir(tmpdir);
-}
+static void remove_tmpdir(void) { test_tmpdir_remove(tmpdir); }
 
 TestSuite(scene_limits, .init = make_tmpdir, .fini = remove_tmpdir, .timeout = 120);
 

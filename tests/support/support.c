@@ -2,9 +2,11 @@
 #include "support/support.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "host/backend/cuda_api.h"
 #include "isobar/backend.h"
@@ -72,4 +74,20 @@ int test_line_of(const char *path, const char *needle) {
   fclose(f);
   cr_assert_fail("'%s' is not in %s", needle, path);
   return -1;
+}
+
+void test_tmpdir_remove(const char *dir) {
+  if (!dir[0]) return;
+  DIR *d = opendir(dir);
+  if (d) {
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+      if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+      char p[1024];
+      snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+      if (unlink(p) != 0) rmdir(p);
+    }
+    closedir(d);
+  }
+  rmdir(dir);
 }

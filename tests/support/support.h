@@ -13,6 +13,10 @@ double test_rng_uniform(test_rng *r, double lo, double hi); /* [lo, hi) */
  * directory); returns buf. */
 char *test_tmp_template(char *buf, int len, const char *stem);
 
+/* Remove a test's temporary directory: its files and empty subdirectories, then itself. An empty
+ * `dir` is nothing to remove. */
+void test_tmpdir_remove(const char *dir);
+
 /* ISO_SOURCE_DIR/rel (ctest sets ISO_SOURCE_DIR; the test is skipped when it is unset). The
  * result lives in one of 8 rotating buffers. */
 const char *test_source_path(const char *rel);
