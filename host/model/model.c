@@ -69,6 +69,7 @@ void iso_model_destroy(isoModel *m) {
   free(m->body_state);
   name_map_free(&m->body_names);
   model_geometry_free(m);
+  model_joint_free(m);
   hydro_free(&m->hydro);
   model_flat_free(&m->flat);
   free(m);
@@ -174,7 +175,7 @@ isoStatus iso_model_validate(const isoModel *m) {
     st = model_check_geometry(m, &m->geom[i], what);
     if (st != ISO_OK) return st;
   }
-  return ISO_OK;
+  return model_joint_validate(m);
 }
 
 isoStatus iso_model_compile(isoModel *m) {
@@ -182,10 +183,12 @@ isoStatus iso_model_compile(isoModel *m) {
   if (m->compiled) return ISO_OK;
   isoStatus st = iso_model_validate(m);
   if (st != ISO_OK) return st;
-  st = hydro_build(m, &m->hydro);
+  st = model_tree_build(m);
+  if (st == ISO_OK) st = hydro_build(m, &m->hydro);
   if (st == ISO_OK) st = model_flatten(m, &m->flat);
   if (st != ISO_OK) {
     hydro_free(&m->hydro);
+    model_tree_free(&m->trees);
     return st;
   }
   m->compiled = 1;
@@ -225,6 +228,12 @@ isoStatus iso_model_set_initial_state(isoModel *m, int body, const isoFreeBodySt
                     body, m->nbody);
   char what[160];
   snprintf(what, sizeof what, "body '%.120s'", m->body[body].name);
+  for (int j = 0; j < m->njoint; ++j)
+    if (m->joint[j].child == body)
+      return iso_fail(ISO_ERR_INVALID,
+                      "iso_model_set_initial_state: %s moves on joint '%s', not freely; set its state with "
+                      "iso_model_set_joint_state",
+                      what, m->joint[j].name);
   isoStatus st = model_check_free_body_state(state, what);
   if (st != ISO_OK) return st;
   isoFreeBodyState x = *state;

@@ -26,8 +26,11 @@ static modelSizes sizes_of(const isoModel *m) {
   modelSizes z;
   memset(&z, 0, sizeof z);
   z.nbody = m->nbody;
-  z.nq = RIGID_NQ * m->nbody;
-  z.nv = RIGID_NV * m->nbody;
+  z.nq = m->trees.nq;
+  z.nv = m->trees.nv;
+  z.ntree = m->trees.ntree;
+  z.nact = m->nact;
+  z.ncoupler = m->ncoupler;
   z.ngeom = m->ngeom;
   z.nasset = h->nasset;
   for (int a = 0; a < h->nasset; ++a) {
@@ -50,19 +53,77 @@ typedef struct flatFill {
 } flatFill;
 
 static void fill_bodies(const isoModel *m, flatFill *o) {
+  const modelTrees *t = &m->trees;
   for (int b = 0; b < m->nbody; ++b) {
     const isoBodyDef *bd = &m->body[b];
-    const isoFreeBodyState *x = &m->body_state[b];
-    real *q = o->q0 + RIGID_NQ * b, *v = o->v0 + RIGID_NV * b;
-    for (int k = 0; k < 4; ++k) q[k] = x->quaternion[k];
-    for (int k = 0; k < 3; ++k) {
-      q[4 + k] = x->position[k];
-      v[k] = x->angular_velocity[k];
-      v[3 + k] = x->linear_velocity[k];
-      o->body_com[3 * b + k] = bd->com[k];
-    }
     o->body_mass[b] = bd->mass;
+    for (int k = 0; k < 3; ++k) o->body_com[3 * b + k] = bd->com[k];
     for (int k = 0; k < 6; ++k) o->body_inertia[6 * b + k] = bd->inertia[k];
+    o->body_q0[b] = t->body_q0[b];
+    o->body_v0[b] = t->body_v0[b];
+    o->tree_order[b] = t->order[b];
+    const int j = t->body_joint[b];
+    real *q = o->q0 + t->body_q0[b], *v = o->v0 + t->body_v0[b];
+    if (j < 0) { /* a free body: its implicit floating joint */
+      const isoFreeBodyState *x = &m->body_state[b];
+      for (int k = 0; k < 4; ++k) q[k] = x->quaternion[k];
+      for (int k = 0; k < 3; ++k) {
+        q[4 + k] = x->position[k];
+        v[k] = x->angular_velocity[k];
+        v[3 + k] = x->linear_velocity[k];
+      }
+      o->body_parent[b] = -1;
+      o->body_jtype[b] = ISO_JOINT_FLOATING;
+      o->body_X_PF[b] = o->body_X_BM[b] = xf_identity();
+      continue;
+    }
+    const isoJointDef *d = &m->joint[j];
+    for (int k = 0; k < iso_joint_type_nq(d->type); ++k) q[k] = m->joint_q[j][k];
+    for (int k = 0; k < iso_joint_type_nv(d->type); ++k) v[k] = m->joint_v[j][k];
+    o->body_parent[b] = d->parent;
+    o->body_jtype[b] = d->type;
+    const double *pq = d->parent_quaternion, *cq = d->child_quaternion;
+    o->body_X_PF[b] = xf_make(quat_make(pq[0], pq[1], pq[2], pq[3]),
+                              v3(d->parent_position[0], d->parent_position[1], d->parent_position[2]));
+    o->body_X_BM[b] = xf_make(quat_make(cq[0], cq[1], cq[2], cq[3]),
+                              v3(d->child_position[0], d->child_position[1], d->child_position[2]));
+    for (int k = 0; k < 3; ++k) o->body_axis[3 * b + k] = d->axis[k];
+  }
+  for (int k = 0; k <= t->ntree; ++k) {
+    o->tree_body0[k] = t->tree_body0[k];
+    o->tree_q0[k] = t->tree_q0[k];
+    o->tree_v0[k] = t->tree_v0[k];
+  }
+  for (int k = 0; k < t->ntree; ++k) o->tree_free[k] = t->tree_free[k];
+}
+
+static void fill_joints(const isoModel *m, flatFill *o) {
+  const modelTrees *t = &m->trees;
+  for (int i = 0; i < t->nv; ++i) {
+    o->dof_damping[i] = 0, o->dof_reflected[i] = 0;
+    o->dof_lower[i] = -INFINITY, o->dof_upper[i] = INFINITY;
+  }
+  for (int j = 0; j < m->njoint; ++j) {
+    const isoJointDef *d = &m->joint[j];
+    const int v0 = t->joint_v0[j];
+    for (int k = 0; k < iso_joint_type_nv(d->type); ++k) o->dof_damping[v0 + k] = d->damping;
+    if (iso_joint_type_nv(d->type) == 1) o->dof_lower[v0] = d->position_lower, o->dof_upper[v0] = d->position_upper;
+  }
+  for (int a = 0; a < m->nact; ++a) {
+    const isoActuatorDef *d = &m->act[a];
+    const int dof = t->joint_v0[d->joint];
+    o->act_dof[a] = dof;
+    o->act_effort_limit[a] = d->effort_limit;
+    o->act_kp[a] = d->kp;
+    o->act_kd[a] = d->kd;
+    o->dof_reflected[dof] = d->rotor_inertia * d->gear_ratio * d->gear_ratio;
+  }
+  for (int c = 0; c < m->ncoupler; ++c) {
+    const isoCouplerDef *d = &m->coupler[c];
+    o->coupler_dof[2 * c] = t->joint_v0[d->follower];
+    o->coupler_dof[2 * c + 1] = t->joint_v0[d->leader];
+    o->coupler_ratio[2 * c] = d->gear_ratio;
+    o->coupler_ratio[2 * c + 1] = d->offset;
   }
 }
 
@@ -163,6 +224,7 @@ isoStatus model_flatten(const isoModel *m, modelFlat *f) {
   MODEL_FLAT(MODEL_FLAT_FILL)
 #undef MODEL_FLAT_FILL
   fill_bodies(m, &o);
+  fill_joints(m, &o);
   fill_geometries(m, &o);
   fill_assets(&m->hydro, &o);
   return ISO_OK;

@@ -21,6 +21,7 @@
 
 typedef struct modelSizes {
   int nbody, nq, nv;       /* bodies, generalized positions and velocities */
+  int ntree, nact, ncoupler; /* trees (free bodies included), actuators, couplers */
   int ngeom, nasset;       /* geometries, hydroelastic assets */
   long nvert, nelem, nnode; /* asset vertices, elements (tets or triangles), BVH nodes, summed */
   int npair, nfallback;    /* hydroelastic pairs, point-contact pairs */
@@ -33,7 +34,30 @@ typedef struct modelSizes {
   X(real, body_com, 3L * z->nbody)        /* centre of mass in the body frame, m */                \
   X(real, body_inertia, 6L * z->nbody)    /* Ixx Iyy Izz Ixy Ixz Iyz about the COM, kg m² */        \
   X(real, q0, z->nq)                      /* initial positions, [qw qx qy qz px py pz] per body */  \
-  X(real, v0, z->nv)                      /* initial velocities, [w v] per body */                 \
+  X(real, v0, z->nv)                      /* initial velocities, trees one after another */        \
+  /* joints: body b's inboard joint (a free body's: floating, parent -1, identity frames) */       \
+  X(int, body_parent, z->nbody)           /* -1: the world; parent < child */                      \
+  X(int, body_jtype, z->nbody)            /* isoJointType */                                       \
+  X(int, body_q0, z->nbody)               /* where its joint's q starts in a world's q */           \
+  X(int, body_v0, z->nbody)               /* ... and its v in a world's v */                       \
+  X(xform, body_X_PF, z->nbody)           /* frame F in the parent's frame */                      \
+  X(xform, body_X_BM, z->nbody)           /* frame M in the body's frame */                        \
+  X(real, body_axis, 3L * z->nbody)       /* unit axis in F (revolute, prismatic) */               \
+  X(int, tree_order, z->nbody)            /* bodies tree by tree, parents first */                 \
+  X(int, tree_body0, z->ntree + 1L)       /* tree t: tree_order[tree_body0[t], tree_body0[t+1]) */  \
+  X(int, tree_q0, z->ntree + 1L)          /* tree t's q range */                                   \
+  X(int, tree_v0, z->ntree + 1L)          /* tree t's v range: one clique */                       \
+  X(int, tree_free, z->ntree)             /* 1: one free body, stepped by the free-body code */    \
+  X(real, dof_damping, z->nv)             /* joint damping, N m s/rad or N s/m */                  \
+  X(real, dof_reflected, z->nv)           /* rotor inertia times gear ratio squared, kg m² */      \
+  X(real, dof_lower, z->nv)               /* position limits of 1-DoF joints; +-inf: none */       \
+  X(real, dof_upper, z->nv)                                                                        \
+  X(int, act_dof, z->nact)                /* actuators: the DoF driven (index in v) */             \
+  X(real, act_effort_limit, z->nact)      /* N m or N; +inf: none */                               \
+  X(real, act_kp, z->nact)                /* PD gains; both 0: effort only */                      \
+  X(real, act_kd, z->nact)                                                                         \
+  X(int, coupler_dof, 2L * z->ncoupler)   /* follower, leader DoFs */                              \
+  X(real, coupler_ratio, 2L * z->ncoupler) /* gear ratio, offset */                                \
   /* geometries */                                                                                 \
   X(int, geom_body, z->ngeom)             /* body index, -1 for the world */                       \
   X(xform, geom_X_BG, z->ngeom)           /* pose in the body (or world) frame */                  \

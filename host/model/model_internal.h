@@ -6,7 +6,24 @@
 #include "host/model/model_flat.h"
 #include "host/model/name_map.h"
 #include "isobar/geometry.h"
+#include "isobar/joint.h"
 #include "isobar/model.h"
+
+/* The trees of a compiled model and where every joint's coordinates lie (model_tree.c).
+ * A body without an inboard joint is a free body: a tree of its own on an implicit floating
+ * joint (joint −1) with identity frames. Trees are ordered by their root body; within a tree
+ * bodies keep their index order, which puts parents first (parent < child is required). */
+typedef struct modelTrees {
+  int nbody, ntree, nq, nv;
+  int *body_joint;  /* (nbody) inboard joint, −1 for a free body */
+  int *body_tree;   /* (nbody) */
+  int *body_q0, *body_v0; /* (nbody) where its inboard joint's q and v start in a world's */
+  int *order;       /* (nbody) bodies tree by tree */
+  int *tree_body0;  /* (ntree + 1) tree t's bodies: order[tree_body0[t] .. tree_body0[t + 1]) */
+  int *tree_q0, *tree_v0; /* (ntree + 1) tree t's q and v ranges */
+  int *tree_free;   /* (ntree) 1: a single free body (stepped as a free body) */
+  int *joint_q0, *joint_v0; /* (njoint) */
+} modelTrees;
 
 struct isoModel {
   isoModelDef def;
@@ -23,6 +40,17 @@ struct isoModel {
   int nexclude;
   int exclude_cap;
   int *exclude; /* (nexclude, 2) user-excluded geometry pairs, smaller index first */
+  int njoint, joint_cap;
+  isoJointDef *joint;      /* (njoint) as added, quaternions and axes normalised; names owned */
+  double (*joint_q)[7];    /* (njoint) initial positions (nq of the joint's type used) */
+  double (*joint_v)[6];    /* (njoint) initial velocities */
+  nameMap joint_names;
+  int nact, act_cap;
+  isoActuatorDef *act;     /* (nact) names owned */
+  nameMap act_names;
+  int ncoupler, coupler_cap;
+  isoCouplerDef *coupler;  /* (ncoupler) */
+  modelTrees trees;        /* built at compile: trees and the q, v layout (model_joint_layout) */
   modelHydro hydro; /* built at compile: assets, per-geometry kinds, pair table */
   modelFlat flat;   /* built at compile: the flat arrays every sim shares (model_flat.h) */
   int compiled;
@@ -39,6 +67,14 @@ isoStatus model_check_body(const isoBodyDef *def, const char *what);
 
 /* Check a free body's initial state; `what` names the body in messages. */
 isoStatus model_check_free_body_state(const isoFreeBodyState *state, const char *what);
+
+/* Build m->trees from the bodies and joints (compile), and free it. */
+isoStatus model_tree_build(isoModel *m);
+void model_tree_free(modelTrees *t);
+/* Free the joints, actuators and couplers of a model (host/model/model_joint.c). */
+void model_joint_free(isoModel *m);
+/* Check every joint, actuator and coupler again (validate). */
+isoStatus model_joint_validate(const isoModel *m);
 
 /* Check an inertia (Ixx Iyy Izz Ixy Ixz Iyz) of a body of mass `mass`. */
 isoStatus model_check_inertia(double mass, const double *inertia6, const char *what);

@@ -81,6 +81,11 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
+  for (int k = 0; k < m->trees.ntree; ++k)
+    if (!m->trees.tree_free[k])
+      return iso_fail(ISO_ERR_UNSUPPORTED,
+                      "iso_sim_create: body '%s' is moved by a joint; this version steps free bodies only",
+                      m->body[m->trees.order[m->trees.tree_body0[k]]].name);
 
   isoSim *s = (isoSim *)calloc(1, sizeof *s);
   if (!s) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
@@ -92,8 +97,8 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   s->def = d;
   s->nworld = d.worlds;
   s->nbody = m->nbody;
-  s->nq = RIGID_NQ * m->nbody;
-  s->nv = RIGID_NV * m->nbody;
+  s->nq = m->flat.z.nq;
+  s->nv = m->flat.z.nv;
   s->dt = m->def.time_step;
 
   size_t nw = (size_t)s->nworld;

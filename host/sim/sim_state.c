@@ -9,6 +9,7 @@
 #include "host/base/error.h"
 #include "host/sim/sim_internal.h"
 #include "host/step/contact_internal.h"
+#include "isobar/joint.h"
 #include "kernels/rigid/free_body.h"
 
 int iso_sim_state_width(const isoSim *s, isoStateField f) {
@@ -70,7 +71,9 @@ isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const doubl
       return iso_fail(ISO_ERR_INVALID, "%s: world %d: time %g is negative", fn, world, x[0]);
     if (f == ISO_STATE_Q) {
       for (int b = 0; b < s->nbody; ++b) {
-        real *qb = y + RIGID_NQ * b;
+        const int jt = s->mh.body_jtype[b];
+        if (jt != ISO_JOINT_BALL && jt != ISO_JOINT_FLOATING) continue;
+        real *qb = y + s->mh.body_q0[b];
         real len = sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
         if (!(len > 1e-12))
           return iso_fail(ISO_ERR_INVALID, "%s: world %d: body %d has a zero quaternion", fn, world, b);

@@ -5,6 +5,7 @@
 
 #include "isobar/backend.h"
 #include "isobar/geometry.h"
+#include "isobar/joint.h"
 #include "isobar/model.h"
 #include "isobar/scene.h"
 #include "isobar/contact.h"
