@@ -31,6 +31,14 @@ static modelSizes sizes_of(const isoModel *m) {
   z.ntree = m->trees.ntree;
   z.nact = m->nact;
   z.ncoupler = m->ncoupler;
+  z.nclique = m->trees.nclique;
+  z.a_size = m->trees.a_size;
+  z.max_nt = m->trees.max_nt;
+  z.max_tree_bodies = m->trees.max_tree_bodies;
+  z.jointed = m->trees.jointed;
+  for (int j = 0; j < m->njoint; ++j)
+    if (iso_joint_type_nv(m->joint[j].type) == 1 && (isfinite(m->joint[j].position_lower) || isfinite(m->joint[j].position_upper)))
+      z.nlimit++;
   z.ngeom = m->ngeom;
   z.nasset = h->nasset;
   for (int a = 0; a < h->nasset; ++a) {
@@ -94,28 +102,36 @@ static void fill_bodies(const isoModel *m, flatFill *o) {
     o->tree_q0[k] = t->tree_q0[k];
     o->tree_v0[k] = t->tree_v0[k];
   }
-  for (int k = 0; k < t->ntree; ++k) o->tree_free[k] = t->tree_free[k];
+  for (int k = 0; k < t->ntree; ++k) {
+    o->tree_free[k] = t->tree_free[k];
+    o->tree_clique[k] = t->tree_clique[k];
+    o->tree_a0[k] = t->tree_a0[k];
+  }
+  for (int b = 0; b < m->nbody; ++b) o->body_tree[b] = t->body_tree[b];
 }
 
 static void fill_joints(const isoModel *m, flatFill *o) {
   const modelTrees *t = &m->trees;
   for (int i = 0; i < t->nv; ++i) {
     o->dof_damping[i] = 0, o->dof_reflected[i] = 0;
-    o->dof_lower[i] = -INFINITY, o->dof_upper[i] = INFINITY;
+    o->dof_limit[2 * i] = -INFINITY, o->dof_limit[2 * i + 1] = INFINITY;
   }
   for (int j = 0; j < m->njoint; ++j) {
     const isoJointDef *d = &m->joint[j];
     const int v0 = t->joint_v0[j];
     for (int k = 0; k < iso_joint_type_nv(d->type); ++k) o->dof_damping[v0 + k] = d->damping;
-    if (iso_joint_type_nv(d->type) == 1) o->dof_lower[v0] = d->position_lower, o->dof_upper[v0] = d->position_upper;
+    if (iso_joint_type_nv(d->type) == 1) o->dof_limit[2 * v0] = d->position_lower, o->dof_limit[2 * v0 + 1] = d->position_upper;
   }
+  int nl = 0; /* limited DoFs in v order (the order their constraints are built in) */
+  for (int i = 0; i < t->nv; ++i)
+    if (isfinite(o->dof_limit[2 * i]) || isfinite(o->dof_limit[2 * i + 1])) o->limit_dof[nl++] = i;
   for (int a = 0; a < m->nact; ++a) {
     const isoActuatorDef *d = &m->act[a];
     const int dof = t->joint_v0[d->joint];
     o->act_dof[a] = dof;
     o->act_effort_limit[a] = d->effort_limit;
-    o->act_kp[a] = d->kp;
-    o->act_kd[a] = d->kd;
+    o->act_gains[2 * a] = d->kp;
+    o->act_gains[2 * a + 1] = d->kd;
     o->dof_reflected[dof] = d->rotor_inertia * d->gear_ratio * d->gear_ratio;
   }
   for (int c = 0; c < m->ncoupler; ++c) {

@@ -22,6 +22,10 @@
 typedef struct modelSizes {
   int nbody, nq, nv;       /* bodies, generalized positions and velocities */
   int ntree, nact, ncoupler; /* trees (free bodies included), actuators, couplers */
+  int nclique, a_size;     /* trees with DoFs; reals of A per world (Σ nt²) */
+  int max_nt, max_tree_bodies; /* the largest tree's DoFs and bodies */
+  int jointed;             /* some tree is not a plain free body */
+  int nlimit;              /* DoFs with a finite position limit */
   int ngeom, nasset;       /* geometries, hydroelastic assets */
   long nvert, nelem, nnode; /* asset vertices, elements (tets or triangles), BVH nodes, summed */
   int npair, nfallback;    /* hydroelastic pairs, point-contact pairs */
@@ -48,14 +52,16 @@ typedef struct modelSizes {
   X(int, tree_q0, z->ntree + 1L)          /* tree t's q range */                                   \
   X(int, tree_v0, z->ntree + 1L)          /* tree t's v range: one clique */                       \
   X(int, tree_free, z->ntree)             /* 1: one free body, stepped by the free-body code */    \
+  X(int, tree_clique, z->ntree)           /* its clique, -1 without DoFs */                        \
+  X(int, tree_a0, z->ntree)               /* its block's offset in a world's A */                  \
+  X(int, body_tree, z->nbody)                                                                      \
+  X(int, limit_dof, z->nlimit)            /* DoFs with a finite limit, ascending */                \
   X(real, dof_damping, z->nv)             /* joint damping, N m s/rad or N s/m */                  \
   X(real, dof_reflected, z->nv)           /* rotor inertia times gear ratio squared, kg m² */      \
-  X(real, dof_lower, z->nv)               /* position limits of 1-DoF joints; +-inf: none */       \
-  X(real, dof_upper, z->nv)                                                                        \
+  X(real, dof_limit, 2L * z->nv)          /* lower, upper position limits; +-inf: none */          \
   X(int, act_dof, z->nact)                /* actuators: the DoF driven (index in v) */             \
   X(real, act_effort_limit, z->nact)      /* N m or N; +inf: none */                               \
-  X(real, act_kp, z->nact)                /* PD gains; both 0: effort only */                      \
-  X(real, act_kd, z->nact)                                                                         \
+  X(real, act_gains, 2L * z->nact)        /* kp, kd; both 0: effort only */                        \
   X(int, coupler_dof, 2L * z->ncoupler)   /* follower, leader DoFs */                              \
   X(real, coupler_ratio, 2L * z->ncoupler) /* gear ratio, offset */                                \
   /* geometries */                                                                                 \

@@ -22,6 +22,13 @@ typedef struct modelTrees {
   int *tree_body0;  /* (ntree + 1) tree t's bodies: order[tree_body0[t] .. tree_body0[t + 1]) */
   int *tree_q0, *tree_v0; /* (ntree + 1) tree t's q and v ranges */
   int *tree_free;   /* (ntree) 1: a single free body (stepped as a free body) */
+  int *tree_clique; /* (ntree) its clique in the SAP problem, −1 without DoFs */
+  int *tree_a0;     /* (ntree) where its nt × nt block of A starts in a world's A */
+  int nclique;      /* trees with DoFs */
+  int a_size;       /* Σ nt² over them */
+  int max_nt;       /* DoFs of the largest tree */
+  int max_tree_bodies; /* bodies of the largest tree */
+  int jointed;      /* 1 when some tree is not a plain free body */
   int *joint_q0, *joint_v0; /* (njoint) */
 } modelTrees;
 

@@ -23,6 +23,8 @@ void model_tree_free(modelTrees *t) {
   free(t->tree_q0);
   free(t->tree_v0);
   free(t->tree_free);
+  free(t->tree_clique);
+  free(t->tree_a0);
   free(t->joint_q0);
   free(t->joint_v0);
   memset(t, 0, sizeof *t);
@@ -49,10 +51,10 @@ isoStatus model_tree_build(isoModel *m) {
   t->nbody = nb;
   t->body_joint = ints(nb), t->body_tree = ints(nb), t->body_q0 = ints(nb), t->body_v0 = ints(nb);
   t->order = ints(nb), t->tree_body0 = ints(nb + 1), t->tree_q0 = ints(nb + 1), t->tree_v0 = ints(nb + 1);
-  t->tree_free = ints(nb), t->joint_q0 = ints(m->njoint), t->joint_v0 = ints(m->njoint);
+  t->tree_free = ints(nb), t->tree_clique = ints(nb), t->tree_a0 = ints(nb), t->joint_q0 = ints(m->njoint), t->joint_v0 = ints(m->njoint);
   int *nbody_of = ints(nb); /* bodies per tree, by tree */
   if (!t->body_joint || !t->body_tree || !t->body_q0 || !t->body_v0 || !t->order || !t->tree_body0 || !t->tree_q0 ||
-      !t->tree_v0 || !t->tree_free || !t->joint_q0 || !t->joint_v0 || !nbody_of) {
+      !t->tree_v0 || !t->tree_free || !t->tree_clique || !t->tree_a0 || !t->joint_q0 || !t->joint_v0 || !nbody_of) {
     free(nbody_of);
     model_tree_free(t);
     return iso_fail(ISO_ERR_NOMEM, "iso_model_compile: out of memory for the joint trees");
@@ -88,6 +90,16 @@ isoStatus model_tree_build(isoModel *m) {
     t->tree_free[k] = t->tree_body0[k + 1] - t->tree_body0[k] == 1 && is_plain_free(m, t->order[t->tree_body0[k]]);
   }
   t->tree_q0[t->ntree] = q, t->tree_v0[t->ntree] = v;
+  /* cliques: the trees with DoFs, in tree order, each with its block of A */
+  for (int k = 0; k < t->ntree; ++k) {
+    const int nt = t->tree_v0[k + 1] - t->tree_v0[k], nbt = t->tree_body0[k + 1] - t->tree_body0[k];
+    t->tree_clique[k] = nt > 0 ? t->nclique++ : -1;
+    t->tree_a0[k] = t->a_size;
+    t->a_size += nt * nt;
+    if (nt > t->max_nt) t->max_nt = nt;
+    if (nbt > t->max_tree_bodies) t->max_tree_bodies = nbt;
+    if (!t->tree_free[k]) t->jointed = 1;
+  }
   t->nq = q, t->nv = v;
   return ISO_OK;
 }

@@ -134,6 +134,11 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   TRY(alloc_param(s, ISO_PARAM_GEOM_FRICTION, ng, 2, mv.geom_mu));
   TRY(alloc_param(s, ISO_PARAM_GEOM_STIFFNESS, ng, 1, mv.geom_k));
   TRY(alloc_param(s, ISO_PARAM_GEOM_RELAXATION, ng, 1, mv.geom_tau));
+  TRY(alloc_param(s, ISO_PARAM_DOF_DAMPING, s->nv, 1, mv.dof_damping));
+  TRY(alloc_param(s, ISO_PARAM_DOF_LIMITS, s->nv, 2, mv.dof_limit));
+  TRY(alloc_param(s, ISO_PARAM_DOF_REFLECTED_INERTIA, s->nv, 1, mv.dof_reflected));
+  TRY(alloc_param(s, ISO_PARAM_ACTUATOR_GAINS, mv.z.nact, 2, mv.act_gains));
+  TRY(alloc_param(s, ISO_PARAM_ACTUATOR_EFFORT_LIMIT, mv.z.nact, 1, mv.act_effort_limit));
   TRY(iso_sim_reset(s, iso_worlds_all()));
   TRY(contact_create(s, m));
   TRY(sap_create(s, m));

@@ -22,6 +22,11 @@ int iso_param_width(isoParam p) {
     case ISO_PARAM_GEOM_FRICTION: return 2;
     case ISO_PARAM_GEOM_STIFFNESS: return 1;
     case ISO_PARAM_GEOM_RELAXATION: return 1;
+    case ISO_PARAM_DOF_DAMPING: return 1;
+    case ISO_PARAM_DOF_LIMITS: return 2;
+    case ISO_PARAM_DOF_REFLECTED_INERTIA: return 1;
+    case ISO_PARAM_ACTUATOR_GAINS: return 2;
+    case ISO_PARAM_ACTUATOR_EFFORT_LIMIT: return 1;
   }
   return 0;
 }
@@ -37,6 +42,11 @@ const char *iso_param_name(isoParam p) {
     case ISO_PARAM_GEOM_FRICTION: return "geometry_friction";
     case ISO_PARAM_GEOM_STIFFNESS: return "geometry_stiffness";
     case ISO_PARAM_GEOM_RELAXATION: return "geometry_relaxation";
+    case ISO_PARAM_DOF_DAMPING: return "dof_damping";
+    case ISO_PARAM_DOF_LIMITS: return "dof_limits";
+    case ISO_PARAM_DOF_REFLECTED_INERTIA: return "dof_reflected_inertia";
+    case ISO_PARAM_ACTUATOR_GAINS: return "actuator_gains";
+    case ISO_PARAM_ACTUATOR_EFFORT_LIMIT: return "actuator_effort_limit";
   }
   return "unknown";
 }
@@ -58,6 +68,18 @@ int iso_sim_param_is_per_world(const isoSim *s, isoParam p) {
 
 static isoStatus check_value(const isoSim *s, isoParam p, int world, const double *x) {
   int width = iso_param_width(p);
+  if (p == ISO_PARAM_DOF_LIMITS) {
+    if (isnan(x[0]) || isnan(x[1]) || x[0] > x[1] || x[0] == INFINITY || x[1] == -INFINITY)
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: dof_limits, world %d: [%g, %g] is not an interval",
+                      world, x[0], x[1]);
+    return ISO_OK;
+  }
+  if (p == ISO_PARAM_ACTUATOR_EFFORT_LIMIT) {
+    if (!(x[0] > 0))
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: actuator_effort_limit, world %d: %g must be > 0", world,
+                      x[0]);
+    return ISO_OK;
+  }
   for (int i = 0; i < width; ++i)
     if (!isfinite(x[i]))
       return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %d is not finite (%g)",
@@ -71,6 +93,9 @@ static isoStatus check_value(const isoSim *s, isoParam p, int world, const doubl
   if ((p == ISO_PARAM_GEOM_DISSIPATION || p == ISO_PARAM_GEOM_RELAXATION) && x[0] < 0)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be >= 0",
                     iso_param_name(p), world, x[0]);
+  if ((p == ISO_PARAM_DOF_DAMPING || p == ISO_PARAM_DOF_REFLECTED_INERTIA || p == ISO_PARAM_ACTUATOR_GAINS) &&
+      (x[0] < 0 || (width > 1 && x[1] < 0)))
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: values must be >= 0", iso_param_name(p), world);
   if (p == ISO_PARAM_GEOM_FRICTION && (x[0] < 0 || x[1] < 0))
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: geometry_friction, world %d: (%g, %g) must be >= 0",
                     world, x[0], x[1]);

@@ -15,7 +15,7 @@
 #include "kernels/world_field.h"
 
 /* The parameters, indexed by isoParam (include/isobar/sim.h). */
-#define STEP_NPARAM 9
+#define STEP_NPARAM 14
 
 /* Timed stages, in step order (DESIGN.md's numbers in brackets). */
 enum {

@@ -194,7 +194,18 @@ typedef enum isoParam {
   ISO_PARAM_GEOM_DISSIPATION = 5, /* item = geometry; Hunt–Crossley dissipation, s/m, >= 0 */
   ISO_PARAM_GEOM_FRICTION = 6,    /* item = geometry; 2 values: static, dynamic friction, >= 0 */
   ISO_PARAM_GEOM_STIFFNESS = 7,   /* item = geometry; point-contact stiffness, N/m, > 0 */
-  ISO_PARAM_GEOM_RELAXATION = 8   /* item = geometry; relaxation time, s, >= 0 */
+  ISO_PARAM_GEOM_RELAXATION = 8,  /* item = geometry; relaxation time, s, >= 0 */
+  /* joints: item = a DoF, the index of its velocity in a world's v (iso_model_joint_slice) */
+  ISO_PARAM_DOF_DAMPING = 9,      /* 1 value: viscous damping, N m s/rad or N s/m, >= 0 */
+  ISO_PARAM_DOF_LIMITS = 10,      /* 2 values: lower, upper position limit (rad or m) of a
+                                     revolute or prismatic joint, lower <= upper, -inf/+inf: none;
+                                     a limit on a model DoF without one makes no constraint: the
+                                     limits that exist are decided at compile */
+  ISO_PARAM_DOF_REFLECTED_INERTIA = 11, /* 1 value: rotor inertia x gear ratio², kg m², >= 0 */
+  /* actuators: item = actuator index */
+  ISO_PARAM_ACTUATOR_GAINS = 12,        /* 2 values: kp, kd, >= 0 (a model actuator without
+                                           gains stays an effort-only actuator) */
+  ISO_PARAM_ACTUATOR_EFFORT_LIMIT = 13  /* 1 value: effort limit, > 0, +inf: none */
 } isoParam;
 
 /* Values per item of a parameter (3, 1, 3 or 6). */

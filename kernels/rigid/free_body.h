@@ -75,28 +75,34 @@ static inline ISO_HD void rigid_integrate_body(real *qb, const real *vb, real dt
   qb[4] += dt * vb[3], qb[5] += dt * vb[4], qb[6] += dt * vb[5];
 }
 
-/* Free motion of world `world` (X_WB: its body poses): v* = v + dt·M⁻¹(τ − C) per body, and
- * (unless A is NULL: a model in which nothing can touch) the blocks of A = M(q0): each body's spatial inertia about its origin in the world frame,
- * row-major 6×6 in the [ω, v] order of the generalized velocities. */
-static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const xform *X_WB, const real *v,
-                                                  real *vstar, real *A) {
+/* Free motion of body b of world `world` at pose X (from stage 1): v* = v + dt·M⁻¹(τ − C) for its
+ * six velocities vb, and (unless Ab is NULL) its block of A = M(q0): the spatial inertia about
+ * its origin in the world frame, row-major 6×6 in the [ω, v] order of the generalized
+ * velocities. */
+static inline ISO_HD void rigid_free_motion_body(int world, const rigidParams *P, int b, xform X, const real *vb,
+                                                 real *vs, real *Ab) {
   const real *gp = wf_at(P->gravity, world, 0, 3);
   vec3 g = v3(gp[0], gp[1], gp[2]);
-  for (int b = 0; b < P->nbody; ++b) {
-    const real *vb = v + RIGID_NV * b;
-    quat r = X_WB[b].q; /* the pose stage 1 made of q */
-    const real *c = wf_at(P->com, world, b, 3), *I6 = wf_at(P->inertia, world, b, 6);
-    vec3 w = v3(vb[0], vb[1], vb[2]), alpha, a_o;
-    rigid_free_accel(r, w, g, v3(c[0], c[1], c[2]), I6, &alpha, &a_o);
-    real *vs = vstar + RIGID_NV * b;
-    vs[0] = vb[0] + P->dt * alpha.x, vs[1] = vb[1] + P->dt * alpha.y, vs[2] = vb[2] + P->dt * alpha.z;
-    vs[3] = vb[3] + P->dt * a_o.x, vs[4] = vb[4] + P->dt * a_o.y, vs[5] = vb[5] + P->dt * a_o.z;
-    if (!A) continue; /* nothing can touch: no problem to solve, no A */
-    mat3 R = quat_to_m3(r);
-    mat3 I_cm = m3_congruence(R, m3_sym6(I6[0], I6[1], I6[2], I6[3], I6[4], I6[5]));
-    sinertia M = si_from_com(*wf_at(P->mass, world, b, 1), m3_mulv(R, v3(c[0], c[1], c[2])), I_cm);
-    si_to_mat6(M, A + RIGID_NV * RIGID_NV * b);
-  }
+  quat r = X.q; /* the pose stage 1 made of q */
+  const real *c = wf_at(P->com, world, b, 3), *I6 = wf_at(P->inertia, world, b, 6);
+  vec3 w = v3(vb[0], vb[1], vb[2]), alpha, a_o;
+  rigid_free_accel(r, w, g, v3(c[0], c[1], c[2]), I6, &alpha, &a_o);
+  vs[0] = vb[0] + P->dt * alpha.x, vs[1] = vb[1] + P->dt * alpha.y, vs[2] = vb[2] + P->dt * alpha.z;
+  vs[3] = vb[3] + P->dt * a_o.x, vs[4] = vb[4] + P->dt * a_o.y, vs[5] = vb[5] + P->dt * a_o.z;
+  if (!Ab) return; /* nothing can touch: no problem to solve, no A */
+  mat3 R = quat_to_m3(r);
+  mat3 I_cm = m3_congruence(R, m3_sym6(I6[0], I6[1], I6[2], I6[3], I6[4], I6[5]));
+  sinertia M = si_from_com(*wf_at(P->mass, world, b, 1), m3_mulv(R, v3(c[0], c[1], c[2])), I_cm);
+  si_to_mat6(M, Ab);
+}
+
+/* Free motion of world `world` when every body is free (X_WB: its body poses): body b's
+ * velocities at 6·b, its block of A at 36·b (A NULL: none). */
+static inline ISO_HD void rigid_free_motion_world(int world, const rigidParams *P, const xform *X_WB, const real *v,
+                                                  real *vstar, real *A) {
+  for (int b = 0; b < P->nbody; ++b)
+    rigid_free_motion_body(world, P, b, X_WB[b], v + RIGID_NV * b, vstar + RIGID_NV * b,
+                           A ? A + RIGID_NV * RIGID_NV * b : (real *)0);
 }
 
 /* Where body b's unknowns and its block of A lie in a world's arrays (the layout of
