@@ -166,7 +166,7 @@ isoStatus iso_sim_get_solver_stats(const isoSim *s, int world, isoSolverStats *o
   isoStatus st = check(s, world, fn);
   if (st != ISO_OK) return st;
   memset(out, 0, sizeof *out);
-  if (!s->sap->enabled) return ISO_OK;
+  if (!s->sap->solve) return ISO_OK;
   sapStats t;
   st = backend_download(&s->be, &t, s->sap->batch.stats + world, sizeof t);
   if (st != ISO_OK) return st;

@@ -30,19 +30,31 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.nv = s->nv;
   z.bodies = s->nbody;
   z.sap_nv = s->nv;
-  z.cliques = s->nbody;
-  z.origins = 3L * s->nbody;
+  z.cliques = m->nclique;
+  z.origins = 3L * m->nclique;
+  z.nact = m->nact;
+  if (m->jointed) {
+    z.tree_nv = s->nv;
+    z.tree_work = (long)m->max_nt * m->max_nt + m->max_nt + 18L * m->max_tree_bodies;
+  }
   z.contact = m->npair > 0 || m->nfallback > 0;
-  if (!z.contact) return z; /* nothing can touch: no collision, constraint or Newton arrays */
+  const long njoint_con = (long)m->nlimit + m->nact + m->ncoupler;
+  z.solve = z.contact || njoint_con > 0;
+  if (z.solve || m->jointed) z.a_blocks = m->a_size;
+  if (z.solve) {
+    z.newton_nv = s->nv;
+    z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con;
+    /* a limit has two rows, a coupler two blocks; a contact's dense block is 3 rows */
+    if (m->jointed)
+      z.jpool = ((z.contact ? 3L * s->def.capacity.max_contacts : 0) + 2L * njoint_con) * m->max_nt;
+  }
+  if (!z.contact) return z; /* nothing can touch: no collision arrays */
   z.posed = m->ngeom;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
   z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;
   z.max_list = (long)s->def.capacity.max_contacts + m->nfallback;
   z.npoint = m->nfallback;
-  z.newton_nv = s->nv;
-  z.a_blocks = 36L * s->nbody;
-  z.max_con = s->def.capacity.max_contacts;
   return z;
 }
 

@@ -55,6 +55,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   /* a model in which nothing can touch runs the same stages with no constraint: no shapes,
    * no point pairs, no constraint storage */
   p->enabled = h->npair > 0 || h->nfallback > 0;
+  p->solve = s->data_count[SIMD_info] > 0;
   const size_t nv = (size_t)s->nv, mc = p->enabled ? (size_t)s->def.capacity.max_contacts : 0;
   const int ng = p->enabled ? m->ngeom : 0;
   isoStatus st = ISO_OK;
@@ -83,7 +84,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
 
   /* the per-world arrays live in the sim's data table (host/sim/sim_data.h); one clique per
    * free body (kernels/sap/step_items.h), each with a square block of A */
-  const size_t ncl = (size_t)s->nbody, nA = (size_t)RIGID_NV * RIGID_NV * ncl;
+  const size_t ncl = (size_t)s->mh.z.nclique, nA = (size_t)s->data_count[SIMD_A];
   sapBatch *B = &p->batch;
   int *nclique = s->nclique;
   sapClique *clique = s->clique;
@@ -91,10 +92,12 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   if (st != ISO_OK) return st;
   B->nv = (int)nv;
   B->max_clique = (int)ncl;
-  B->max_A = p->enabled ? (int)nA : 0; /* nothing can touch: no A (free motion skips it) */
+  B->max_A = (int)nA; /* 0: nothing is constrained and no tree has joints (free motion skips A) */
+  B->jpool = s->jpool;
+  B->max_jpool = (int)s->data_count[SIMD_jpool];
   B->nclique = nclique;
   B->clique = clique;
-  B->max_con = (int)mc;
+  B->max_con = (int)s->data_count[SIMD_con];
   B->set = sap_default_settings();
   B->set.max_iterations = s->def.solver.max_iterations;
   B->set.rel_tol = s->def.solver.relative_tolerance;

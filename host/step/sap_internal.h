@@ -11,6 +11,7 @@
 
 typedef struct simSap {
   int enabled;        /* the model has at least one geometry pair that can touch */
+  int solve;          /* something can be constrained: contact, limits, actuators, couplers */
   int npoint;         /* point-contact pairs (the model's fallback pairs) */
   const int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */

@@ -17,6 +17,7 @@
 
 #include "kernels/contact/list.h"
 #include "kernels/core.h"
+#include "kernels/math/spatial.h"
 #include "kernels/math/transform.h"
 #include "kernels/sap/problem.h"
 #include "kernels/sap/solve.h"
@@ -41,10 +42,16 @@ typedef struct simSizes {
   long npoint;       /* point-contact pairs */
   long sap_nv;       /* nv: free motion */
   long newton_nv;    /* nv when anything can touch (Newton iterations), else 0 */
-  long a_blocks;     /* reals of A: 36 per body (a free-body clique) when anything can touch */
-  long cliques;      /* cliques: one per body */
-  long max_con;      /* constraints */
+  long a_blocks;     /* reals of A: nt² per tree with DoFs, when anything is constrained or a
+                        tree has joints (its free motion solves with it) */
+  long cliques;      /* cliques: one per tree with DoFs */
+  long max_con;      /* constraints: contacts, then limits, PD actuators, couplers */
   long origins;      /* reals of clique origins: 3 per clique */
+  long solve;        /* 1 when anything can be constrained (contact or joint constraints) */
+  long nact;         /* actuators */
+  long tree_nv;      /* nv when some tree has joints (their motion axes), else 0 */
+  long tree_work;    /* reals of a jointed tree's scratch (free motion), else 0 */
+  long jpool;        /* reals of dense Jacobian blocks (constraints on jointed trees) */
   long one;          /* 1: a value per world every model has */
 } simSizes;
 
@@ -54,6 +61,11 @@ typedef struct simSizes {
   X(real, v, z->nv, "solve", SIM_RESET_INIT)                  /* generalized velocities */              \
   X(real, time, 1, "integrate", SIM_RESET_ZERO)               /* simulated time, s */                   \
   X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
+  /* the caller's inputs and what they did */                                                          \
+  X(real, effort, z->nact, "caller", SIM_RESET_ZERO)          /* actuator efforts, N m or N */          \
+  X(real, target_q, z->nact, "caller", SIM_RESET_ZERO)        /* PD position targets */                 \
+  X(real, target_v, z->nact, "caller", SIM_RESET_ZERO)        /* PD velocity targets */                 \
+  X(real, applied, z->nact, "integrate", SIM_RESET_ZERO)      /* actuation applied by the last step */  \
   /* kinematics and collision (stages 1-4) */                                                          \
   X(xform, X_WB, z->bodies, "kinematics", SIM_RESET_KEEP)     /* body poses in the world */             \
   X(xform, X_WG, z->posed, "kinematics", SIM_RESET_KEEP)      /* geometry poses in the world */          \
@@ -72,6 +84,9 @@ typedef struct simSizes {
   X(int, needed, z->one, "constraints", SIM_RESET_ZERO)      /* constraints found (overflow: needed) */ \
   X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
   X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \
+  X(real, jpool, z->jpool, "constraints", SIM_RESET_KEEP)     /* dense Jacobian blocks */               \
+  X(svec, S, z->tree_nv, "free motion", SIM_RESET_KEEP)       /* jointed trees' motion axes */          \
+  X(real, tree_work, z->tree_work, "free motion", SIM_RESET_KEEP) /* their free-motion scratch */        \
   X(real, vstar, z->sap_nv, "free motion", SIM_RESET_KEEP)    /* free-motion velocities */              \
   X(real, A, z->a_blocks, "free motion", SIM_RESET_KEEP)      /* each clique's block of A */            \
   X(int, nclique, z->one, "free motion", SIM_RESET_KEEP)     /* cliques */                             \
@@ -79,7 +94,7 @@ typedef struct simSizes {
   X(real, dv, z->newton_nv, "solve", SIM_RESET_KEEP)             /* solver scratch A·Δv */                 \
   X(real, H, z->newton_nv * z->newton_nv, "solve", SIM_RESET_KEEP)  /* Newton Hessian, then its factor */     \
   X(real, rhs, z->newton_nv, "solve", SIM_RESET_KEEP)            /* −∇ℓ, then the Newton direction */      \
-  X(int, info, z->contact, "solve", SIM_RESET_KEEP)           /* the Cholesky's info */                 \
+  X(int, info, z->solve, "solve", SIM_RESET_KEEP)             /* the Cholesky's info */                 \
   X(sapStats, stats, z->one, "solve", SIM_RESET_KEEP)        /* solver statistics */
 
 enum {

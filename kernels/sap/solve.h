@@ -85,6 +85,8 @@ typedef struct sapBatch {
   sapCon *con;         /* (nworld, max_con) */
   const int *ncon;     /* (nworld) */
   const contactRec *list; /* (nworld, max_list) the contact list the constraints point into */
+  real *jpool;         /* (nworld, max_jpool) dense Jacobian blocks of constraints on jointed trees */
+  int max_jpool;
   int max_list;
   real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
   real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */
