@@ -70,6 +70,7 @@ static void fill_bodies(const isoModel *m, flatFill *o) {
     o->body_q0[b] = t->body_q0[b];
     o->body_v0[b] = t->body_v0[b];
     o->tree_order[b] = t->order[b];
+    o->tree_pos[t->order[b]] = b;
     const int j = t->body_joint[b];
     real *q = o->q0 + t->body_q0[b], *v = o->v0 + t->body_v0[b];
     if (j < 0) { /* a free body: its implicit floating joint */
@@ -95,7 +96,7 @@ static void fill_bodies(const isoModel *m, flatFill *o) {
                               v3(d->parent_position[0], d->parent_position[1], d->parent_position[2]));
     o->body_X_BM[b] = xf_make(quat_make(cq[0], cq[1], cq[2], cq[3]),
                               v3(d->child_position[0], d->child_position[1], d->child_position[2]));
-    for (int k = 0; k < 3; ++k) o->body_axis[3 * b + k] = d->axis[k];
+    o->body_axis[b] = v3(d->axis[0], d->axis[1], d->axis[2]);
   }
   for (int k = 0; k <= t->ntree; ++k) {
     o->tree_body0[k] = t->tree_body0[k];

@@ -18,6 +18,7 @@
 #include "kernels/collide/bvh.h"
 #include "kernels/core.h"
 #include "kernels/math/transform.h"
+#include "kernels/math/vec3.h"
 
 typedef struct modelSizes {
   int nbody, nq, nv;       /* bodies, generalized positions and velocities */
@@ -46,8 +47,9 @@ typedef struct modelSizes {
   X(int, body_v0, z->nbody)               /* ... and its v in a world's v */                       \
   X(xform, body_X_PF, z->nbody)           /* frame F in the parent's frame */                      \
   X(xform, body_X_BM, z->nbody)           /* frame M in the body's frame */                        \
-  X(real, body_axis, 3L * z->nbody)       /* unit axis in F (revolute, prismatic) */               \
+  X(vec3, body_axis, z->nbody)            /* unit axis in F (revolute, prismatic) */               \
   X(int, tree_order, z->nbody)            /* bodies tree by tree, parents first */                 \
+  X(int, tree_pos, z->nbody)              /* body b's position in tree_order */                    \
   X(int, tree_body0, z->ntree + 1L)       /* tree t: tree_order[tree_body0[t], tree_body0[t+1]) */  \
   X(int, tree_q0, z->ntree + 1L)          /* tree t's q range */                                   \
   X(int, tree_v0, z->ntree + 1L)          /* tree t's v range: one clique */                       \

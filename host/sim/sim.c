@@ -81,11 +81,9 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
-  for (int k = 0; k < m->trees.ntree; ++k)
-    if (!m->trees.tree_free[k])
-      return iso_fail(ISO_ERR_UNSUPPORTED,
-                      "iso_sim_create: body '%s' is moved by a joint; this version steps free bodies only",
-                      m->body[m->trees.order[m->trees.tree_body0[k]]].name);
+  if (m->trees.jointed && (m->hydro.npair > 0 || m->hydro.nfallback > 0))
+    return iso_fail(ISO_ERR_UNSUPPORTED,
+                    "iso_sim_create: this version steps jointed trees without contact geometry only");
 
   isoSim *s = (isoSim *)calloc(1, sizeof *s);
   if (!s) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
@@ -181,6 +179,7 @@ stepCtx sim_step_ctx(isoSim *s) {
   stepCtx c;
   memset(&c, 0, sizeof c);
   c.be = &s->be;
+  c.md = &s->md;
   c.nworld = s->nworld, c.nbody = s->nbody, c.nq = s->nq, c.nv = s->nv;
   c.dt = s->dt;
 #define SIM_DATA_CTX(type, name, count, writer, reset) c.name = s->name;

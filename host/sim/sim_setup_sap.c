@@ -56,7 +56,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
    * no point pairs, no constraint storage */
   p->enabled = h->npair > 0 || h->nfallback > 0;
   p->solve = s->data_count[SIMD_info] > 0;
-  const size_t nv = (size_t)s->nv, mc = p->enabled ? (size_t)s->def.capacity.max_contacts : 0;
+  const size_t nv = (size_t)s->nv;
   const int ng = p->enabled ? m->ngeom : 0;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;

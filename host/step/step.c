@@ -38,6 +38,36 @@ rigidParams step_rigid_params(const stepCtx *c) {
   return P;
 }
 
+treeSet step_tree_set(const stepCtx *c) {
+  const modelView *m = c->md;
+  treeSet S;
+  treeModel *T = &S.T;
+  T->nbody = c->nbody;
+  T->parent = m->body_parent, T->type = m->body_jtype;
+  T->q0 = m->body_q0, T->v0 = m->body_v0;
+  T->X_PF = m->body_X_PF, T->X_BM = m->body_X_BM;
+  T->axis = m->body_axis;
+  T->mass = c->param[ISO_PARAM_BODY_MASS];
+  T->com = c->param[ISO_PARAM_BODY_COM];
+  T->inertia = c->param[ISO_PARAM_BODY_INERTIA];
+  T->gravity = c->param[ISO_PARAM_GRAVITY];
+  T->order = m->tree_order, T->pos = m->tree_pos;
+  S.ntree = m->z.ntree, S.nv = c->nv, S.max_nt = m->z.max_nt;
+  S.tree_body0 = m->tree_body0, S.tree_v0 = m->tree_v0, S.tree_free = m->tree_free;
+  S.tree_clique = m->tree_clique, S.tree_a0 = m->tree_a0, S.body_tree = m->body_tree;
+  S.damping = c->param[ISO_PARAM_DOF_DAMPING];
+  S.reflected = c->param[ISO_PARAM_DOF_REFLECTED_INERTIA];
+  S.nact = m->z.nact;
+  S.act_dof = m->act_dof;
+  S.effort_limit = c->param[ISO_PARAM_ACTUATOR_EFFORT_LIMIT];
+  S.gains = c->param[ISO_PARAM_ACTUATOR_GAINS];
+  S.effort = c->effort;
+  S.S = c->S;
+  S.work = c->tree_work;
+  S.work_stride = (long)m->z.max_nt * m->z.max_nt + m->z.max_nt + 18L * m->z.max_tree_bodies;
+  return S;
+}
+
 isoStatus step_collide_only(const stepCtx *c) {
   if (!c->contact || !c->X_WG) return ISO_OK; /* nothing in the model can touch */
   isoStatus st = step_kinematics(c);

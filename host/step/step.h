@@ -11,6 +11,8 @@
 #define ISO_HOST_STEP_H
 
 #include "host/backend/backend.h"
+#include "host/model/model_flat.h"
+#include "kernels/rigid/tree_step.h"
 #include "host/step/step_data.h"
 #include "kernels/world_field.h"
 
@@ -34,6 +36,7 @@ struct simSap;
 
 typedef struct stepCtx {
   const isoBackend *be;
+  const modelView *md;          /* the compiled model on the backend */
   int nworld, nbody, nq, nv;
   real dt;
   struct { /* the data table's arrays, backend memory: c->q, c->X_WB, c->list, ... */
@@ -60,5 +63,7 @@ isoStatus step_integrate(const stepCtx *c);
 
 /* The free-body parameters of the context, as the kernels take them. */
 rigidParams step_rigid_params(const stepCtx *c);
+/* The trees of the model with this step's parameters and arrays, as the kernels take them. */
+treeSet step_tree_set(const stepCtx *c);
 
 #endif

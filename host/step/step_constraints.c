@@ -12,6 +12,7 @@ isoStatus step_constraints(const stepCtx *c) {
   const simSap *p = c->sap;
   prepareArgs a;
   a.P = step_rigid_params(c);
+  a.TS = step_tree_set(c);
   a.M = p->mat;
   a.M.E = c->param[ISO_PARAM_GEOM_MODULUS];
   a.M.d = c->param[ISO_PARAM_GEOM_DISSIPATION];

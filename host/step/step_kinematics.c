@@ -1,5 +1,5 @@
 /* Stage 1, kinematics: body poses from q (the only read of q before integration), then every
- * geometry's pose in the world from its body's. Items: (world, body), then (world, geometry). */
+ * geometry's pose in the world from its body's. Items: (world, tree), then (world, geometry). */
 #include "host/backend/launch.h"
 #include "host/step/contact_internal.h"
 #include "host/step/step.h"
@@ -7,8 +7,9 @@
 
 isoStatus step_kinematics(const stepCtx *c) {
   kinArgs k;
+  k.TS = step_tree_set(c);
   k.q = c->q, k.nq = c->nq, k.nbody = c->nbody, k.X_WB = c->X_WB;
-  isoStatus st = launch_body_pose(c->be, (long)c->nworld * c->nbody, &k);
+  isoStatus st = launch_body_pose(c->be, (long)c->nworld * k.TS.ntree, &k);
   if (st != ISO_OK || !c->contact || !c->X_WG) return st; /* nothing can touch: no geometry poses */
   collideArgs a;
   a.H = c->contact->dev;

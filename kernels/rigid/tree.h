@@ -18,8 +18,9 @@
  *                                         QuaternionFloatingJoint). With F = W and M = B it is
  *                                         exactly the free body of free_body.h.
  *  - q and v are one world's generalized positions and velocities; b's joint sits at
- *    q[q0[b] ..] and v[v0[b] ..]. A tree is a contiguous range of bodies [b0, b1) whose parents
- *    are −1 or inside the range (parent[b] ∈ {−1} ∪ [b0, b)) and whose DoFs are the contiguous
+ *    q[q0[b] ..] and v[v0[b] ..]. A tree is a range of positions [b0, b1) of the tree order
+ *    (treeModel.order: bodies tree by tree, parents first; NULL: the body indices themselves)
+ *    whose parents are −1 or inside the tree, and whose DoFs are the contiguous
  *    range [v_begin, v_begin + nt); per-tree vectors and matrices are indexed by DoF − v_begin,
  *    matrices nt × nt row-major.
  *
@@ -52,11 +53,12 @@
 #include "kernels/rigid/free_body.h"
 #include "kernels/world_field.h"
 
-#define TREE_JOINT_FIXED 0
-#define TREE_JOINT_REVOLUTE 1
-#define TREE_JOINT_PRISMATIC 2
-#define TREE_JOINT_BALL 3
-#define TREE_JOINT_FLOATING 4
+/* The values of isoJointType (include/isobar/joint.h), so the compiled model's types are these. */
+#define TREE_JOINT_REVOLUTE 0
+#define TREE_JOINT_PRISMATIC 1
+#define TREE_JOINT_BALL 2
+#define TREE_JOINT_FLOATING 3
+#define TREE_JOINT_FIXED 4
 #define TREE_JOINT_MAX_NQ 7
 #define TREE_JOINT_MAX_NV 6
 
@@ -72,7 +74,15 @@ typedef struct treeModel {
   wfield com;         /* (nbody, 3) centre of mass in the body frame, m */
   wfield inertia;     /* (nbody, 6) about the COM in the body frame, kg m² */
   wfield gravity;     /* (3) m/s² */
+  const int *order;   /* (nbody) bodies tree by tree, or NULL: body index order. Ranges [b0, b1)
+                         are positions in this order, so a tree's bodies need not have
+                         consecutive indices (a model's trees may interleave) */
+  const int *pos;     /* (nbody) body b's position in order (NULL with order NULL) */
 } treeModel;
+
+/* The body at position i of the tree order, and body b's position. */
+static inline ISO_HD int tree_at(const treeModel *T, int i) { return T->order ? T->order[i] : i; }
+static inline ISO_HD int tree_pos(const treeModel *T, int b) { return T->pos ? T->pos[b] : b; }
 
 /* Number of generalized positions of a joint type (0 for an unknown type). */
 static inline ISO_HD int tree_joint_nq(int type) {
@@ -99,7 +109,7 @@ static inline ISO_HD int tree_joint_nv(int type) {
 /* nt: the number of DoFs of bodies [b0, b1). */
 static inline ISO_HD int tree_nv(const treeModel *T, int b0, int b1) {
   int n = 0;
-  for (int b = b0; b < b1; ++b) n += tree_joint_nv(T->type[b]);
+  for (int i = b0; i < b1; ++i) n += tree_joint_nv(T->type[tree_at(T, i)]);
   return n;
 }
 
@@ -133,7 +143,8 @@ static inline ISO_HD vec3 tree_axis(const treeModel *T, int b) {
 /* X_WB of bodies [b0, b1) from a world's q, root to leaves (parents first). */
 static inline ISO_HD void tree_forward_kinematics(const treeModel *T, int b0, int b1, const real *q,
                                                   xform *X_WB /* (nbody) by body */) {
-  for (int b = b0; b < b1; ++b) {
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
     xform X_FM = tree_joint_pose(T->type[b], tree_axis(T, b), q + T->q0[b]);
     X_WB[b] = xf_mul(xf_mul(tree_frame_F(T, b, X_WB), X_FM), xf_inv(T->X_BM[b]));
   }
@@ -167,7 +178,10 @@ static inline ISO_HD int tree_body_axes(const treeModel *T, int b, const xform *
  * child body relative to its parent. */
 static inline ISO_HD void tree_motion_axes(const treeModel *T, int b0, int b1, int v_begin,
                                            const xform *X_WB, svec *S /* (nt) */) {
-  for (int b = b0; b < b1; ++b) tree_body_axes(T, b, X_WB, S + (T->v0[b] - v_begin));
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
+    tree_body_axes(T, b, X_WB, S + (T->v0[b] - v_begin));
+  }
 }
 
 /* The joint's own contribution Σ_k S_k x_k for a world-indexed x (v or v̇). */
@@ -186,7 +200,8 @@ static inline ISO_HD svec tree_joint_velocity(const treeModel *T, int b, int v_b
 static inline ISO_HD void tree_body_velocities(const treeModel *T, int b0, int b1, int v_begin,
                                                const xform *X_WB, const svec *S, const real *v,
                                                svec *V_WB /* (nbody) by body */) {
-  for (int b = b0; b < b1; ++b) {
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
     int p = T->parent[b];
     svec Vp = p < 0 ? sv_zero() : sv_shift(V_WB[p], v3_sub(X_WB[b].p, X_WB[p].p));
     V_WB[b] = sv_add(Vp, tree_joint_velocity(T, b, v_begin, S, v));
@@ -203,7 +218,7 @@ static inline ISO_HD void tree_point_jacobian(const treeModel *T, int b0, int b1
                                               vec3 p_W, mat3 R, real s, real *J /* (3, nt) */) {
   int nt = tree_nv(T, b0, b1);
   for (int i = 0; i < 3 * nt; ++i) J[i] = (real)0;
-  for (int c = body; c >= b0; c = T->parent[c]) {
+  for (int c = body; c >= 0; c = T->parent[c]) { /* the path to the root, inside the tree */
     vec3 r = v3_sub(p_W, X_WB[c].p);
     int nv = tree_joint_nv(T->type[c]), k0 = T->v0[c] - v_begin;
     for (int k = 0; k < nv; ++k) {
@@ -245,7 +260,8 @@ static inline ISO_HD int tree_is_ancestor(const treeModel *T, int a, int b) {
 static inline ISO_HD sinertia tree_composite_inertia(const treeModel *T, int world, int b, int b1,
                                                      const xform *X_WB) {
   sinertia Ic = tree_body_inertia(T, world, b, X_WB[b]);
-  for (int d = b + 1; d < b1; ++d) {
+  for (int i = tree_pos(T, b) + 1; i < b1; ++i) {
+    const int d = tree_at(T, i);
     if (!tree_is_ancestor(T, b, d)) continue;
     sinertia Md = tree_body_inertia(T, world, d, X_WB[d]);
     Ic = tree_si_add(Ic, si_shift(Md, v3_sub(X_WB[b].p, X_WB[d].p)));
@@ -264,7 +280,8 @@ static inline ISO_HD void tree_mass_matrix(const treeModel *T, int world, int b0
                                            real *M /* (nt, nt) row-major */) {
   int nt = tree_nv(T, b0, b1);
   for (int i = 0; i < nt * nt; ++i) M[i] = (real)0;
-  for (int b = b0; b < b1; ++b) {
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
     int nv = tree_joint_nv(T->type[b]), kb = T->v0[b] - v_begin;
     if (nv == 0) continue;
     sinertia Ic = tree_composite_inertia(T, world, b, b1, X_WB);
@@ -276,7 +293,7 @@ static inline ISO_HD void tree_mass_matrix(const treeModel *T, int world, int b0
         M[nt * ki + kb + jj] = m;
         M[nt * (kb + jj) + ki] = m;
       }
-      for (int a = T->parent[b]; a >= b0; a = T->parent[a]) {
+      for (int a = T->parent[b]; a >= 0; a = T->parent[a]) {
         int na = tree_joint_nv(T->type[a]), ka = T->v0[a] - v_begin;
         svec Fa = sv_shift_force(Fi, v3_sub(X_WB[a].p, X_WB[b].p));
         for (int jj = 0; jj < na; ++jj) {
@@ -320,7 +337,7 @@ static inline ISO_HD svec tree_accel_bias(vec3 w_P, vec3 r, svec Vrel, vec3 d) {
  * gravity wrench m [c × g; g] (c = p_BoScm in W). Inward pass (leaves → root): F_B becomes the
  * force the joint transmits to B's subtree by adding the children's joint forces moved to Bo
  * (sv_shift_force), and tau_k = S_kᵀ F_B (S and F both at Bo: power).
- * scratch: 3·(b1 − b0) svecs, body b at index b − b0 of each third; on return they hold
+ * scratch: 3·(b1 − b0) svecs, the body at position i at index i − b0 of each third; on return they hold
  * V_WB, A_WB (classical, at Bo, in W) and the joint forces of the bodies, which tests and
  * callers may read. */
 static inline ISO_HD void tree_inverse_dynamics(const treeModel *T, int world, int b0, int b1,
@@ -332,14 +349,14 @@ static inline ISO_HD void tree_inverse_dynamics(const treeModel *T, int world, i
   svec *V = scratch, *A = scratch + nb, *F = scratch + 2 * nb;
   const real *gp = wf_at(T->gravity, world, 0, 3);
   vec3 g = v3(gp[0], gp[1], gp[2]);
-  for (int b = b0; b < b1; ++b) {
-    int p = T->parent[b], i = b - b0;
+  for (int pb = b0; pb < b1; ++pb) {
+    const int b = tree_at(T, pb), p = T->parent[b], i = pb - b0;
     svec Vrel = tree_joint_velocity(T, b, v_begin, S, v);
     svec Vp = sv_zero(), Ap = sv_zero();
     vec3 r = v3_zero();
     if (p >= 0) {
-      Vp = V[p - b0];
-      Ap = A[p - b0];
+      Vp = V[tree_pos(T, p) - b0];
+      Ap = A[tree_pos(T, p) - b0];
       r = v3_sub(X_WB[b].p, X_WB[p].p);
     }
     vec3 d = v3_sub(X_WB[b].p, xf_point(X_WB[b], T->X_BM[b].p));
@@ -353,11 +370,11 @@ static inline ISO_HD void tree_inverse_dynamics(const treeModel *T, int world, i
     svec G = sv_make(v3_cross(Mb.c, mg), mg);
     F[i] = sv_sub(sv_add(si_mul(Mb, A[i]), si_gyro_bias(Mb, V[i].w)), G);
   }
-  for (int b = b1 - 1; b >= b0; --b) {
-    int p = T->parent[b], i = b - b0;
+  for (int pb = b1 - 1; pb >= b0; --pb) {
+    const int b = tree_at(T, pb), p = T->parent[b], i = pb - b0;
     int nv = tree_joint_nv(T->type[b]), k0 = T->v0[b] - v_begin;
     for (int k = 0; k < nv; ++k) tau[k0 + k] = sv_dot(S[k0 + k], F[i]);
-    if (p >= 0) F[p - b0] = sv_add(F[p - b0], sv_shift_force(F[i], v3_sub(X_WB[p].p, X_WB[b].p)));
+    if (p >= 0) F[tree_pos(T, p) - b0] = sv_add(F[tree_pos(T, p) - b0], sv_shift_force(F[i], v3_sub(X_WB[p].p, X_WB[b].p)));
   }
 }
 
@@ -367,7 +384,8 @@ static inline ISO_HD void tree_inverse_dynamics(const treeModel *T, int world, i
  * floating joint steps bit for bit as a free body does. */
 static inline ISO_HD void tree_integrate(const treeModel *T, int b0, int b1, real *q,
                                          const real *v, real dt) {
-  for (int b = b0; b < b1; ++b) {
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
     int t = T->type[b];
     real *qj = q + T->q0[b];
     const real *vj = v + T->v0[b];
@@ -388,7 +406,10 @@ static inline ISO_HD void tree_integrate(const treeModel *T, int b0, int b1, rea
 static inline ISO_HD real tree_kinetic_energy(const treeModel *T, int world, int b0, int b1,
                                               const xform *X_WB, const svec *V_WB) {
   real E = (real)0;
-  for (int b = b0; b < b1; ++b) E += si_kinetic_energy(tree_body_inertia(T, world, b, X_WB[b]), V_WB[b]);
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
+    E += si_kinetic_energy(tree_body_inertia(T, world, b, X_WB[b]), V_WB[b]);
+  }
   return E;
 }
 
@@ -399,7 +420,8 @@ static inline ISO_HD real tree_potential_energy(const treeModel *T, int world, i
   const real *gp = wf_at(T->gravity, world, 0, 3);
   vec3 g = v3(gp[0], gp[1], gp[2]);
   real U = (real)0;
-  for (int b = b0; b < b1; ++b) {
+  for (int i = b0; i < b1; ++i) {
+    const int b = tree_at(T, i);
     const real *c = wf_at(T->com, world, b, 3);
     vec3 p = xf_point(X_WB[b], v3(c[0], c[1], c[2]));
     U -= *wf_at(T->mass, world, b, 1) * v3_dot(g, p);

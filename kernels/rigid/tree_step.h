@@ -39,7 +39,7 @@ typedef struct treeSet {
   int nact;
   const int *act_dof;        /* (nact) */
   wfield effort_limit;       /* (nact) */
-  wfield kp, kd;             /* (nact) */
+  wfield gains;              /* (nact, 2) kp, kd */
   const real *effort;        /* (nworld, nact) the caller's efforts this step; NULL: none */
   svec *S;                   /* (nworld, nv) motion axes at the step's start (free trees: unused) */
   real *work;                /* (nworld, work) scratch */
@@ -74,7 +74,8 @@ static inline ISO_HD void tree_add_efforts(const treeSet *S, int w, int v_begin,
   for (int a = 0; a < S->nact; ++a) {
     const int d = S->act_dof[a] - v_begin;
     if (d < 0 || d >= nt) continue;
-    if (*wf_at(S->kp, w, a, 1) > 0 || *wf_at(S->kd, w, a, 1) > 0) continue; /* its PD constraint applies it */
+    const real *g = wf_at(S->gains, w, a, 2);
+    if (g[0] > 0 || g[1] > 0) continue; /* its PD constraint applies it */
     const real e = *wf_at(S->effort_limit, w, a, 1);
     real u = S->effort[(long)w * S->nact + a];
     u = u > e ? e : u < -e ? -e : u;

@@ -9,6 +9,7 @@
 
 #include "kernels/point/pair.h"
 #include "kernels/rigid/free_body.h"
+#include "kernels/rigid/tree_step.h"
 #include "kernels/contact/build.h"
 #include "kernels/hydro/surface.h"
 #include "kernels/sap/solve.h"
@@ -33,31 +34,17 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
   }
 }
 
-/* World w's cliques when every body is free: body b is clique b, laid out as the free motion
- * writes it (rigid_body_layout); its origin at the start of the step is the point its contact
- * blocks' offsets are measured from. */
-static inline ISO_HD void sap_free_body_cliques(int w, const rigidParams *P, const xform *X_WB, const sapBatch *B) {
-  sapClique *cl = (sapClique *)sap_batch_cliques(B, w);
-  for (int b = 0; b < P->nbody; ++b) {
-    int o;
-    rigid_body_layout(b, &cl[b].nv, &cl[b].v0, &cl[b].a0, &o);
-    real *origin = B->origin + 3L * ((long)B->max_clique * w + b);
-    origin[0] = X_WB[b].p.x, origin[1] = X_WB[b].p.y, origin[2] = X_WB[b].p.z;
-  }
-  ((int *)B->nclique)[w] = P->nbody;
-}
-
 /* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
  * contact list), the constraints from the list, and the solver's per-step data. X_WB: the body
  * poses of stage 1 (nworld, nbody); q is not read. */
-static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const sapMaterials *M, const hydroWork *W,
-                                            const sapPointHit *hits, int npoint, const xform *X_WB,
-                                            const sapBatch *B, int *needed, uint32_t *status) {
+static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const treeSet *TS, const sapMaterials *M,
+                                            const hydroWork *W, const sapPointHit *hits, int npoint,
+                                            const xform *X_WB, const sapBatch *B, int *needed, uint32_t *status) {
   const xform *X_w = X_WB + (long)w * P->nbody;
   const real *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + (long)B->max_A * w;
-  rigid_free_motion_world(w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, B->max_A ? (real *)A_world : (real *)0);
-  sap_free_body_cliques(w, P, X_w, B);
+  tree_set_free_motion(TS, w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, B->max_A ? (real *)A_world : (real *)0,
+                       (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w, (int *)B->nclique + w);
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
@@ -73,9 +60,14 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const s
 
 /* World w: positions from the solved velocities (the last Newton check evaluated the impulses
  * at these velocities already). */
-static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const sapBatch *B, real *q, int nq,
-                                           real *time, uint32_t *status) {
-  rigid_integrate_world(P, q + (long)w * nq, B->v + (long)w * B->nv, time + w, status + w);
+static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B, real *q,
+                                           int nq, real *time, uint32_t *status) {
+  if (status[w] & ISO_WORLD_FROZEN) return;
+  if (!tree_set_integrate(TS, q + (long)w * nq, B->v + (long)w * B->nv, nq, P->dt)) {
+    status[w] |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
+    return;
+  }
+  time[w] += P->dt;
 }
 
 #endif

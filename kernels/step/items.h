@@ -72,6 +72,7 @@ static inline ISO_HD void sap_points_item_at(const pointArgs *a, long i) {
 /* Constraints and free motion (stages 5-6) and the solver's set-up, one item per world. */
 typedef struct prepareArgs {
   rigidParams P;
+  treeSet TS;
   sapMaterials M;
   hydroWork W;
   int has_list;            /* the contact list exists (anything can touch) */
@@ -84,7 +85,7 @@ typedef struct prepareArgs {
 } prepareArgs;
 
 static inline ISO_HD void sap_prepare_item_at(const prepareArgs *a, long w) {
-  sap_prepare_world((int)w, &a->P, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
+  sap_prepare_world((int)w, &a->P, &a->TS, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
                     a->needed, a->status);
 }
 
@@ -98,6 +99,7 @@ static inline ISO_HD void sap_solve_item_at(const solveArgs *a, long w) { sap_so
 /* Integration (stage 8): positions from the solved velocities. */
 typedef struct finishArgs {
   rigidParams P;
+  treeSet TS;
   sapBatch B;
   real *q, *time;   /* (nworld, nq), (nworld) */
   int nq;
@@ -105,7 +107,7 @@ typedef struct finishArgs {
 } finishArgs;
 
 static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
-  sap_finish_world((int)w, &a->P, &a->B, a->q, a->nq, a->time, a->status);
+  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->status);
 }
 
 #endif
