@@ -40,6 +40,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.contact = m->npair > 0 || m->nfallback > 0;
   const long njoint_con = (long)m->nlimit + m->nact + m->ncoupler;
   z.solve = z.contact || njoint_con > 0;
+  if (njoint_con > 0) z.jforce = s->nv;
   if (z.solve || m->jointed) z.a_blocks = m->a_size;
   if (z.solve) {
     z.newton_nv = s->nv;

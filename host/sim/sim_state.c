@@ -18,6 +18,11 @@ int iso_sim_state_width(const isoSim *s, isoStateField f) {
     case ISO_STATE_Q: return s->nq;
     case ISO_STATE_V: return s->nv;
     case ISO_STATE_TIME: return 1;
+    case ISO_STATE_EFFORT:
+    case ISO_STATE_TARGET_POSITION:
+    case ISO_STATE_TARGET_VELOCITY:
+    case ISO_STATE_ACTUATION: return s->mh.z.nact;
+    case ISO_STATE_JOINT_FORCE: return s->nv;
   }
   return 0;
 }
@@ -27,12 +32,17 @@ static real *state_base(const isoSim *s, isoStateField f) {
     case ISO_STATE_Q: return s->q;
     case ISO_STATE_V: return s->v;
     case ISO_STATE_TIME: return s->time;
+    case ISO_STATE_EFFORT: return s->effort;
+    case ISO_STATE_TARGET_POSITION: return s->target_q;
+    case ISO_STATE_TARGET_VELOCITY: return s->target_v;
+    case ISO_STATE_ACTUATION: return s->applied;
+    case ISO_STATE_JOINT_FORCE: return s->jforce;
   }
   return NULL;
 }
 
 static isoStatus check_field(isoStateField f, const char *fn) {
-  if (f != ISO_STATE_Q && f != ISO_STATE_V && f != ISO_STATE_TIME)
+  if ((int)f < (int)ISO_STATE_Q || (int)f > (int)ISO_STATE_JOINT_FORCE)
     return iso_fail(ISO_ERR_INVALID, "%s: unknown state field %d", fn, (int)f);
   return ISO_OK;
 }
@@ -46,6 +56,10 @@ isoStatus iso_sim_get_state(const isoSim *s, isoStateField f, isoWorlds w, doubl
   if (st == ISO_OK) st = sim_select(s, w, fn, &q);
   if (st != ISO_OK) return st;
   size_t row = (size_t)iso_sim_state_width(s, f) * sizeof(real);
+  if (!state_base(s, f)) { /* a model without joint constraints keeps no joint forces: all zero */
+    memset(out, 0, row * (size_t)q.n);
+    return ISO_OK;
+  }
   return sim_gather_rows(s, &q, state_base(s, f), (long)row, row, out);
 }
 
@@ -54,6 +68,9 @@ isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const doubl
   CHECK_NULL(s, fn);
   CHECK_NULL(values, fn);
   isoStatus st = check_field(f, fn);
+  if (st == ISO_OK && (f == ISO_STATE_ACTUATION || f == ISO_STATE_JOINT_FORCE))
+    return iso_fail(ISO_ERR_INVALID, "%s: the %s field is written by the step, not settable", fn,
+                    f == ISO_STATE_ACTUATION ? "actuation" : "joint force");
   simSel q;
   if (st == ISO_OK) st = sim_select_unique(s, w, fn, &q);
   if (st != ISO_OK || q.n == 0) return st;

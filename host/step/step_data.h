@@ -52,6 +52,7 @@ typedef struct simSizes {
   long tree_nv;      /* nv when some tree has joints (their motion axes), else 0 */
   long tree_work;    /* reals of a jointed tree's scratch (free motion), else 0 */
   long jpool;        /* reals of dense Jacobian blocks (constraints on jointed trees) */
+  long jforce;       /* nv when the model has joint constraints, else 0 */
   long one;          /* 1: a value per world every model has */
 } simSizes;
 
@@ -66,6 +67,7 @@ typedef struct simSizes {
   X(real, target_q, z->nact, "caller", SIM_RESET_ZERO)        /* PD position targets */                 \
   X(real, target_v, z->nact, "caller", SIM_RESET_ZERO)        /* PD velocity targets */                 \
   X(real, applied, z->nact, "integrate", SIM_RESET_ZERO)      /* actuation applied by the last step */  \
+  X(real, jforce, z->jforce, "integrate", SIM_RESET_ZERO)    /* joint constraints' generalized force */ \
   /* kinematics and collision (stages 1-4) */                                                          \
   X(xform, X_WB, z->bodies, "kinematics", SIM_RESET_KEEP)     /* body poses in the world */             \
   X(xform, X_WG, z->posed, "kinematics", SIM_RESET_KEEP)      /* geometry poses in the world */          \

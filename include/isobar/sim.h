@@ -139,9 +139,21 @@ isoStatus iso_sim_memory_per_world(const isoSim *sim, size_t *bytes);
 /* ---- state ----------------------------------------------------------------------------------- */
 
 typedef enum isoStateField {
-  ISO_STATE_Q = 0,   /* generalized positions, per world nbody·7 (see isoBodyDef) */
-  ISO_STATE_V = 1,   /* generalized velocities, per world nbody·6 */
-  ISO_STATE_TIME = 2 /* simulated time, per world 1, s */
+  ISO_STATE_Q = 0,    /* generalized positions, per world iso_model_nq values: each joint's
+                         coordinates (include/isobar/joint.h), a free body's 7 */
+  ISO_STATE_V = 1,    /* generalized velocities, per world iso_model_nv values */
+  ISO_STATE_TIME = 2, /* simulated time, per world 1, s */
+  /* the inputs of actuators, one value per actuator per world, kept until changed (a reset
+     zeroes them): */
+  ISO_STATE_EFFORT = 3,          /* effort, N m or N: applied each step clamped to the effort
+                                    limit; for a PD actuator the feed-forward term */
+  ISO_STATE_TARGET_POSITION = 4, /* PD position target q_d, rad or m */
+  ISO_STATE_TARGET_VELOCITY = 5, /* PD velocity target v_d, rad/s or m/s */
+  /* what the last step did (read-only): */
+  ISO_STATE_ACTUATION = 6,       /* per actuator: the effort it applied, N m or N (a PD
+                                    actuator's total effort, within its limit) */
+  ISO_STATE_JOINT_FORCE = 7      /* per DoF (nv): the generalized force of the joint
+                                    constraints (limits, couplers, PD actuators), N m or N */
 } isoStateField;
 
 /* Values per world of a state field. */
@@ -150,7 +162,8 @@ int iso_sim_state_width(const isoSim *sim, isoStateField field);
 /* Copy a field of the selected worlds into `out` (packed, see isoWorlds). */
 isoStatus iso_sim_get_state(const isoSim *sim, isoStateField field, isoWorlds worlds, double *out);
 
-/* Overwrite a field of the selected worlds. Everything is checked before anything changes:
+/* Overwrite a field of the selected worlds (not ACTUATION or JOINT_FORCE, which a step writes).
+ * Everything is checked before anything changes:
  * non-finite values, zero quaternions (non-zero ones are normalised), negative time, world
  * indices out of range or repeated. Status bits are left as they are (see iso_sim_reset). */
 isoStatus iso_sim_set_state(isoSim *sim, isoStateField field, isoWorlds worlds, const double *values);

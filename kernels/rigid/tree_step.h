@@ -67,19 +67,27 @@ static inline ISO_HD void tree_set_pose(const treeSet *S, int k, const real *q, 
   tree_forward_kinematics(&S->T, b0, b1, q, X_WB);
 }
 
+/* Actuator a's effort in world w clamped to its limit. */
+static inline ISO_HD real tree_clamped_effort(const treeSet *S, int w, int a) {
+  const real e = *wf_at(S->effort_limit, w, a, 1);
+  const real u = S->effort ? S->effort[(long)w * S->nact + a] : (real)0;
+  return u > e ? e : u < -e ? -e : u;
+}
+
+/* 1 when actuator a is a PD controller in world w (its effort goes through its constraint). */
+static inline ISO_HD int tree_is_pd(const treeSet *S, int w, int a) {
+  const real *g = wf_at(S->gains, w, a, 2);
+  return g[0] > 0 || g[1] > 0;
+}
+
 /* The generalized efforts of actuators without PD gains in world w, added to tau (indexed by
  * DoF − v_begin, DoFs [v_begin, v_begin + nt)). */
 static inline ISO_HD void tree_add_efforts(const treeSet *S, int w, int v_begin, int nt, real *tau) {
   if (!S->effort) return;
   for (int a = 0; a < S->nact; ++a) {
     const int d = S->act_dof[a] - v_begin;
-    if (d < 0 || d >= nt) continue;
-    const real *g = wf_at(S->gains, w, a, 2);
-    if (g[0] > 0 || g[1] > 0) continue; /* its PD constraint applies it */
-    const real e = *wf_at(S->effort_limit, w, a, 1);
-    real u = S->effort[(long)w * S->nact + a];
-    u = u > e ? e : u < -e ? -e : u;
-    tau[d] += u;
+    if (d < 0 || d >= nt || tree_is_pd(S, w, a)) continue; /* a PD actuator acts through its constraint */
+    tau[d] += tree_clamped_effort(S, w, a);
   }
 }
 

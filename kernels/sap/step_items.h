@@ -61,8 +61,10 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
 /* World w: positions from the solved velocities (the last Newton check evaluated the impulses
  * at these velocities already). */
 static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B, real *q,
-                                           int nq, real *time, uint32_t *status) {
+                                           int nq, real *time, real *applied, uint32_t *status) {
   if (status[w] & ISO_WORLD_FROZEN) return;
+  for (int a = 0; a < TS->nact; ++a)
+    if (!tree_is_pd(TS, w, a)) applied[(long)w * TS->nact + a] = tree_clamped_effort(TS, w, a);
   if (!tree_set_integrate(TS, q + (long)w * nq, B->v + (long)w * B->nv, nq, P->dt)) {
     status[w] |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
     return;

@@ -102,12 +102,13 @@ typedef struct finishArgs {
   treeSet TS;
   sapBatch B;
   real *q, *time;   /* (nworld, nq), (nworld) */
+  real *applied;    /* (nworld, nact) actuation applied */
   int nq;
   uint32_t *status; /* (nworld) */
 } finishArgs;
 
 static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
-  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->status);
+  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->applied, a->status);
 }
 
 #endif
