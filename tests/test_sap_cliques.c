@@ -143,26 +143,39 @@ Test(sap_cliques, mixed_sizes_convex_is_optimal) { mixed_optimality(SAP_MODEL_CO
 Test(sap_cliques, mixed_sizes_lagged_is_optimal) { mixed_optimality(SAP_MODEL_LAGGED, 502); }
 Test(sap_cliques, mixed_sizes_similar_is_optimal) { mixed_optimality(SAP_MODEL_SIMILAR, 503); }
 
-/* The per-world solve (sap_solve_world, what the GPU runs) gives bitwise the batched path's
- * velocities and statistics on mixed cliques too. */
+/* The per-world solve (sap_solve_world, what the GPU runs; with a workspace, what the CPU runs)
+ * gives bitwise the batched path's velocities and statistics on mixed cliques too. */
 Test(sap_cliques, per_world_solve_is_bitwise_the_batched_one) {
   for (int model = 0; model < 3; ++model) {
-    sapProblem P, Q;
-    test_rng r = {600 + (uint64_t)model}, r2 = {600 + (uint64_t)model};
+    sapProblem P, Q, R;
+    test_rng r = {600 + (uint64_t)model}, r2 = {600 + (uint64_t)model}, r3 = {600 + (uint64_t)model};
     sapp_init_cliques(&P, 3, 4, mixed, 8, DT);
     sapp_init_cliques(&Q, 3, 4, mixed, 8, DT);
+    sapp_init_cliques(&R, 3, 4, mixed, 8, DT);
     for (int w = 0; w < 3; ++w)
       sapr_world(&P, w, model, &r, mixed_pairs, 8), sapr_world(&Q, w, model, &r2, mixed_pairs, 8);
+    for (int w = 0; w < 3; ++w) sapr_world(&R, w, model, &r3, mixed_pairs, 8);
     sapp_solve(&P);
     sapp_prepare(&Q);
     for (int w = 0; w < 3; ++w) sap_solve_world(&Q.B, w);
-    cr_assert_eq(memcmp(P.v, Q.v, sizeof(double) * (size_t)(3 * P.nv)), 0, "velocities differ (model %d)", model);
-    for (int w = 0; w < 3; ++w) {
-      cr_assert(P.stats[w].converged && P.stats[w].iterations > 0, "model %d world %d", model, w);
-      cr_assert_eq(P.stats[w].iterations, Q.stats[w].iterations, "model %d world %d", model, w);
-      cr_assert_eq(memcmp(&P.stats[w].cost, &Q.stats[w].cost, sizeof(double)), 0, "model %d world %d", model, w);
+    /* R: with a workspace (the CPU backend's per-thread one), the same bits */
+    sapp_prepare(&R);
+    R.B.work = calloc(8, sizeof(sapWorkCon));
+    for (int w = 0; w < 3; ++w) sap_solve_world(&R.B, w);
+    free(R.B.work);
+    const sapProblem *S[2] = {&Q, &R};
+    for (int k = 0; k < 2; ++k) {
+      cr_assert_eq(memcmp(P.v, S[k]->v, sizeof(double) * (size_t)(3 * P.nv)), 0, "velocities differ (model %d, %s)",
+                   model, k ? "workspace" : "none");
+      for (int w = 0; w < 3; ++w) {
+        cr_assert(P.stats[w].converged && P.stats[w].iterations > 0, "model %d world %d", model, w);
+        cr_assert_eq(P.stats[w].iterations, S[k]->stats[w].iterations, "model %d world %d", model, w);
+        cr_assert_eq(P.stats[w].ls_iterations, S[k]->stats[w].ls_iterations, "model %d world %d", model, w);
+        cr_assert_eq(memcmp(&P.stats[w].cost, &S[k]->stats[w].cost, sizeof(double)), 0, "model %d world %d", model, w);
+      }
     }
     sapp_free(&P);
     sapp_free(&Q);
+    sapp_free(&R);
   }
 }
