@@ -185,17 +185,12 @@ static inline ISO_HD void sap_cj_apply_t(const sapConJ *b, const sapClique *cl, 
   }
 }
 
-/* H += JᵀGJ for constraint b into the column-major nv × nv matrix H: block (p, q) of cliques
- * clique[p], clique[q] gets J_pᵀ·(G·J_q), one column of G·J_q at a time (so no scratch grows
- * with a clique). G: rows × rows, row-major. */
-/* Column b of block (p, q) of JᵀGJ: Hb[v0p + a] += Σ_i J_p[i][a]·gj[i]. */
-static inline ISO_HD void sap_hessian_col_n(const real *Jp, int m, int np, const real *gj, real *Hp) {
-  for (int a = 0; a < np; ++a) {
-    real t = Jp[a] * gj[0];
-    for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
-    Hp[a] += t;
-  }
-}
+/* H += JᵀGJ for constraint j into the lower triangle of the column-major nv × nv matrix H (all
+ * the Cholesky reads; the strict upper triangle is not written): block (p, q) of cliques
+ * clique[p], clique[q] gets J_pᵀ·(G·J_q) where it lies below the diagonal (cliques lie in v
+ * order, so a block is wholly below, wholly above, or on it), its lower triangle where it lies on
+ * it. G: rows × rows, row-major. Each entry is the same sum either way: column b of G·J_q,
+ * gj[i] = Σ_l G[i][l]·J_q[l][b], then H[a][b] += Σ_i J_p[i][a]·gj[i]. */
 
 /* gj = column b of G·J_q (G: m × m row-major, J_q: m × nq). */
 static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq, int b, real *gj) {
@@ -206,30 +201,69 @@ static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq,
   }
 }
 
-/* The columns of clique q's nq DoFs (block column q of JᵀGJ), m rows. */
-static inline ISO_HD void sap_cj_hessian_cols(const sapConJ *j, int q, int m, int nq, const sapClique *cl,
-                                              const real *G, int nv, real *H) {
-  const sapClique *cq = cl + j->clique[q];
+/* Block (p, q) into H at Hpq (its row 0, column 0; leading dimension nv) from J_p (m × np) and
+ * GJ = G·J_q (m × nq, row-major): the whole block, or (diag, np = nq) its lower triangle. */
+static inline ISO_HD void sap_hessian_block_n(const real *Jp, const real *GJ, int m, int np, int nq, int diag, int nv,
+                                              real *Hpq) {
   for (int b = 0; b < nq; ++b) {
-    real gj[SAP_MAX_ROWS]; /* column b of G·J_q */
-    sap_gj_n(G, m, j->J[q], nq, b, gj);
-    real *Hb = H + (long)(cq->v0 + b) * nv;
+    real *Hb = Hpq + (long)b * nv;
+    for (int a = diag ? b : 0; a < np; ++a) {
+      real t = Jp[a] * GJ[b];
+      for (int i = 1; i < m; ++i) t += Jp[np * i + a] * GJ[nq * i + b];
+      Hb[a] += t;
+    }
+  }
+}
+
+/* The common case, a 3-row constraint on 6-DoF cliques, with literal sizes and G·J_q formed
+ * whole (3 × 6). */
+static inline ISO_HD void sap_cj_add_hessian_36(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    real GJ[18];
+    for (int b = 0; b < 6; ++b) {
+      real gj[3];
+      sap_gj_n(G, 3, j->J[q], 6, b, gj);
+      GJ[b] = gj[0], GJ[6 + b] = gj[1], GJ[12 + b] = gj[2];
+    }
     for (int p = 0; p < 2; ++p) {
       if (j->clique[p] < 0) continue;
       const sapClique *cp = cl + j->clique[p];
-      if (m == 3 && cp->nv == 6) sap_hessian_col_n(j->J[p], 3, 6, gj, Hb + cp->v0);
-      else sap_hessian_col_n(j->J[p], m, cp->nv, gj, Hb + cp->v0);
+      real *Hpq = H + (long)cq->v0 * nv + cp->v0;
+      if (cp->v0 > cq->v0) sap_hessian_block_n(j->J[p], GJ, 3, 6, 6, 0, nv, Hpq);
+      else if (cp->v0 == cq->v0) sap_hessian_block_n(j->J[p], GJ, 3, 6, 6, 1, nv, Hpq);
     }
   }
 }
 
 static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
   const int m = j->rows;
+  if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
+    sap_cj_add_hessian_36(j, cl, G, nv, H);
+    return;
+  }
+  /* any sizes: one column of G·J_q at a time, so no scratch grows with a clique */
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
-    const int nq = cl[j->clique[q]].nv;
-    if (m == 3 && nq == 6) sap_cj_hessian_cols(j, q, 3, 6, cl, G, nv, H);
-    else sap_cj_hessian_cols(j, q, m, nq, cl, G, nv, H);
+    const sapClique *cq = cl + j->clique[q];
+    const int nq = cq->nv;
+    for (int b = 0; b < nq; ++b) {
+      real gj[SAP_MAX_ROWS];
+      sap_gj_n(G, m, j->J[q], nq, b, gj);
+      for (int p = 0; p < 2; ++p) {
+        if (j->clique[p] < 0) continue;
+        const sapClique *cp = cl + j->clique[p];
+        if (cp->v0 < cq->v0) continue; /* above the diagonal */
+        /* column b of block (p, q), from its diagonal row down where the block is on it */
+        real *Hb = H + (long)(cq->v0 + b) * nv + cp->v0;
+        for (int a = cp->v0 == cq->v0 ? b : 0; a < cp->nv; ++a) {
+          real t = j->J[p][a] * gj[0];
+          for (int i = 1; i < m; ++i) t += j->J[p][cp->nv * i + a] * gj[i];
+          Hb[a] += t;
+        }
+      }
+    }
   }
 }
 

@@ -5,7 +5,8 @@
  * Layout: one world is one problem (kernels/sap/problem.h): its unknowns in cliques, each with
  * a dense block of A; constraints of a kind with Jacobian blocks on one or two cliques. A·x,
  * the costs, the D-norms and Jᵀγ go clique by clique; the Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is
- * assembled from the clique blocks into a dense matrix per world (nv × nv, column-major) and
+ * assembled from the clique blocks into a dense matrix per world (nv × nv, column-major, its
+ * lower triangle: all the Cholesky reads; the strict upper one is left zero) and
  * factored by the batched Cholesky (host/backend/linalg.h: the hand-written single-source kernel
  * on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
  *   sap_newton_begin (world)  → batched Cholesky (all worlds) → sap_newton_end (world).
@@ -304,13 +305,13 @@ static inline ISO_HD void sap_newton_begin_ws(const sapBatch *B, int w, sapWorkC
     sap_identity_system(nv, H, rhs);
     return;
   }
-  /* H = A + Σ JᵀGJ */
+  /* H = A + Σ JᵀGJ, its lower triangle (what the Cholesky reads); the upper stays zero */
   for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
   for (int c = 0; c < ncl; ++c) {
     const int m = cl[c].nv, o = cl[c].v0;
     const real *Ab = A + cl[c].a0;
     for (int i = 0; i < m; ++i)
-      for (int k = 0; k < m; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
+      for (int k = 0; k <= i; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
   }
   for (int i = 0; i < n; ++i) {
     if (ws) {
