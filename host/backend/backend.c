@@ -138,11 +138,11 @@ isoStatus backend_sync(const isoBackend *b) {
   return ISO_OK;
 }
 
-void backend_cpu_for(const isoBackend *b, int n, backend_range_fn fn, void *ctx) {
+void backend_cpu_for_chunks(const isoBackend *b, int n, backend_chunk_fn fn, void *ctx) {
   if (n <= 0) return;
   int nt = b->threads < n ? b->threads : n;
   if (nt <= 1) {
-    fn(0, n, ctx);
+    fn(0, 0, n, ctx);
     return;
   }
   /* Contiguous equal chunks: a fixed partition, so which thread does which item never
@@ -151,8 +151,24 @@ void backend_cpu_for(const isoBackend *b, int n, backend_range_fn fn, void *ctx)
   for (int t = 0; t < nt; ++t) {
     int start = (int)((long long)n * t / nt);
     int end = (int)((long long)n * (t + 1) / nt);
-    if (end > start) fn(start, end, ctx);
+    if (end > start) fn(t, start, end, ctx);
   }
+}
+
+typedef struct rangeCtx {
+  backend_range_fn fn;
+  void *ctx;
+} rangeCtx;
+
+static void range_chunk(int t, int start, int end, void *ctx) {
+  const rangeCtx *r = (const rangeCtx *)ctx;
+  (void)t;
+  r->fn(start, end, r->ctx);
+}
+
+void backend_cpu_for(const isoBackend *b, int n, backend_range_fn fn, void *ctx) {
+  rangeCtx r = {fn, ctx};
+  backend_cpu_for_chunks(b, n, range_chunk, &r);
 }
 
 size_t backend_memory_available(const isoBackend *b) {

@@ -43,5 +43,9 @@ size_t backend_memory_available(const isoBackend *b);
  * thread (serially when threads == 1). */
 typedef void (*backend_range_fn)(int start, int end, void *ctx);
 void backend_cpu_for(const isoBackend *b, int n, backend_range_fn fn, void *ctx);
+/* The same chunks, each also given its chunk index t (0 <= t < threads): no two chunks that run
+ * at once share a t, so t can pick a per-thread scratch. */
+typedef void (*backend_chunk_fn)(int t, int start, int end, void *ctx);
+void backend_cpu_for_chunks(const isoBackend *b, int n, backend_chunk_fn fn, void *ctx);
 
 #endif

@@ -113,7 +113,12 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->rhs = s->rhs;
   B->info = s->info;
   B->status = s->status;
-  return ISO_OK;
+  B->work = NULL;
+  /* the CPU solve's workspace: one world's worth per thread, not per world (host/step/
+   * step_solve.c); the GPU solves without one */
+  if (s->be.kind == ISO_BACKEND_CPU && mc > 0)
+    st = buffer(s, sizeof(sapWorkCon) * mc * (size_t)s->be.threads, (void **)&p->work);
+  return st;
 }
 
 void sap_destroy(isoSim *s) {

@@ -16,7 +16,9 @@ typedef struct simSap {
   const int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
   sapMaterials mat;
-  sapBatch batch;     /* its per-world arrays point into the sim's data table */
+  sapBatch batch;     /* its per-world arrays point into the sim's data table; work is NULL */
+  sapWorkCon *work;   /* CPU backend: (threads, batch.max_con) the solver's per-thread workspace
+                         (kernels/sap/solve.h); NULL on the GPU and when nothing can touch */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

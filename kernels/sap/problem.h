@@ -121,6 +121,27 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
   }
 }
 
+/* A constraint's Jacobian blocks ready to use: its rows, its cliques and each block's dense
+ * rows × nv reals (row-major, the sign s folded in). The blocks are formed once (sap_jac_blocks)
+ * and then applied by every pass that needs them; where they live is the caller's: scratch on
+ * the stack, the solver's workspace (kernels/sap/solve.h), or a dense kind's pool. */
+typedef struct sapConJ {
+  int rows;
+  int clique[2];    /* −1: none (the world); then J[q] is NULL */
+  const real *J[2]; /* block q */
+} sapConJ;
+
+/* The blocks of j, formed into storage[q] where j's kind is compact (see sap_block_get). */
+static inline ISO_HD sapConJ sap_jac_blocks(const sapJac *j, real storage[2][SAP_BLOCK_MAX]) {
+  sapConJ b;
+  b.rows = j->rows;
+  for (int q = 0; q < 2; ++q) {
+    b.clique[q] = j->clique[q];
+    b.J[q] = j->clique[q] >= 0 ? sap_block_get(j, q, storage[q]) : (const real *)0;
+  }
+  return b;
+}
+
 /* The loops below with the sizes as arguments: called with literal sizes for the common case (a
  * 3-row contact on a 6-DoF clique), so the compiler unrolls them; the order of every sum is the
  * same either way, so so are the bits. */
@@ -137,67 +158,39 @@ static inline ISO_HD void sap_block_apply_t_n(const real *J, int m, int n, const
   }
 }
 
-/* vc += J_q·x for block q (x: the world's vector). */
-static inline ISO_HD void sap_block_apply(const sapJac *j, int q, const sapClique *cl, const real *x, real *vc) {
-  real scratch[SAP_BLOCK_MAX];
-  const real *J = sap_block_get(j, q, scratch);
-  if (j->rows == 3 && cl->nv == 6) sap_block_apply_n(J, 3, 6, x + cl->v0, vc);
-  else sap_block_apply_n(J, j->rows, cl->nv, x + cl->v0, vc);
-}
-
-/* out += s·J_qᵀ·g for block q (out: the world's vector). */
-static inline ISO_HD void sap_block_apply_t(const sapJac *j, int q, const sapClique *cl, const real *g, real s,
-                                            real *out) {
-  real scratch[SAP_BLOCK_MAX];
-  const real *J = sap_block_get(j, q, scratch);
-  if (j->rows == 3 && cl->nv == 6) sap_block_apply_t_n(J, 3, 6, g, s, out + cl->v0);
-  else sap_block_apply_t_n(J, j->rows, cl->nv, g, s, out + cl->v0);
-}
-
-/* vc = J·x for constraint j and the world's vector x; cl: the world's cliques. */
-static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, const real *x, real *vc) {
-  for (int i = 0; i < j->rows; ++i) vc[i] = 0;
-  for (int q = 1; q >= 0; --q)
-    if (j->clique[q] >= 0) sap_block_apply(j, q, cl + j->clique[q], x, vc);
-}
-
-/* vx = J·x and vy = J·y for constraint j, each block formed once for both (the line search's
- * J·v and J·Δv); each sum in the same order as sap_con_apply. */
-static inline ISO_HD void sap_con_apply2(const sapJac *j, const sapClique *cl, const real *x, const real *y, real *vx,
-                                         real *vy) {
-  for (int i = 0; i < j->rows; ++i) vx[i] = 0, vy[i] = 0;
+/* vc = J·x for constraint b (m rows) and the world's vector x; cl: the world's cliques. Block B
+ * before block A. */
+static inline ISO_HD void sap_cj_apply_m(const sapConJ *b, int m, const sapClique *cl, const real *x, real *vc) {
+  for (int i = 0; i < m; ++i) vc[i] = 0;
   for (int q = 1; q >= 0; --q) {
-    if (j->clique[q] < 0) continue;
-    const sapClique *c = cl + j->clique[q];
-    real scratch[SAP_BLOCK_MAX];
-    const real *J = sap_block_get(j, q, scratch);
-    if (j->rows == 3 && c->nv == 6) {
-      sap_block_apply_n(J, 3, 6, x + c->v0, vx);
-      sap_block_apply_n(J, 3, 6, y + c->v0, vy);
-    } else {
-      sap_block_apply_n(J, j->rows, c->nv, x + c->v0, vx);
-      sap_block_apply_n(J, j->rows, c->nv, y + c->v0, vy);
-    }
+    if (b->clique[q] < 0) continue;
+    const sapClique *c = cl + b->clique[q];
+    if (m == 3 && c->nv == 6) sap_block_apply_n(b->J[q], 3, 6, x + c->v0, vc);
+    else sap_block_apply_n(b->J[q], m, c->nv, x + c->v0, vc);
   }
 }
 
-/* out += s·Jᵀ·g for constraint j (the generalized impulse of γ = g on the world's cliques). */
-static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, const real *g, real s, real *out) {
-  for (int q = 1; q >= 0; --q)
-    if (j->clique[q] >= 0) sap_block_apply_t(j, q, cl + j->clique[q], g, s, out);
+static inline ISO_HD void sap_cj_apply(const sapConJ *b, const sapClique *cl, const real *x, real *vc) {
+  if (b->rows == 3) sap_cj_apply_m(b, 3, cl, x, vc);
+  else sap_cj_apply_m(b, b->rows, cl, x, vc);
 }
 
-/* H += JᵀGJ for constraint j into the column-major nv × nv matrix H: block (p, q) of cliques
- * clique[p], clique[q] gets J_pᵀ·(G·J_q), one column of G·J_q at a time (so no scratch grows
- * with a clique). G: rows × rows, row-major. */
-/* Column b of block (p, q) of JᵀGJ: Hb[v0p + a] += Σ_i J_p[i][a]·gj[i]. */
-static inline ISO_HD void sap_hessian_col_n(const real *Jp, int m, int np, const real *gj, real *Hp) {
-  for (int a = 0; a < np; ++a) {
-    real t = Jp[a] * gj[0];
-    for (int i = 1; i < m; ++i) t += Jp[np * i + a] * gj[i];
-    Hp[a] += t;
+/* out += s·Jᵀ·g for constraint b (the generalized impulse of γ = g on the world's cliques). */
+static inline ISO_HD void sap_cj_apply_t(const sapConJ *b, const sapClique *cl, const real *g, real s, real *out) {
+  for (int q = 1; q >= 0; --q) {
+    if (b->clique[q] < 0) continue;
+    const sapClique *c = cl + b->clique[q];
+    if (b->rows == 3 && c->nv == 6) sap_block_apply_t_n(b->J[q], 3, 6, g, s, out + c->v0);
+    else sap_block_apply_t_n(b->J[q], b->rows, c->nv, g, s, out + c->v0);
   }
 }
+
+/* H += JᵀGJ for constraint j into the lower triangle of the column-major nv × nv matrix H (all
+ * the Cholesky reads; the strict upper triangle is not written): block (p, q) of cliques
+ * clique[p], clique[q] gets J_pᵀ·(G·J_q) where it lies below the diagonal (cliques lie in v
+ * order, so a block is wholly below, wholly above, or on it), its lower triangle where it lies on
+ * it. G: rows × rows, row-major. Each entry is the same sum either way: column b of G·J_q,
+ * gj[i] = Σ_l G[i][l]·J_q[l][b], then H[a][b] += Σ_i J_p[i][a]·gj[i]. */
 
 /* gj = column b of G·J_q (G: m × m row-major, J_q: m × nq). */
 static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq, int b, real *gj) {
@@ -208,29 +201,93 @@ static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq,
   }
 }
 
-static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
-  real scratch[2][SAP_BLOCK_MAX];
-  const real *Jb[2] = {(const real *)0, (const real *)0};
+/* Block (p, q) into H at Hpq (its row 0, column 0; leading dimension nv) from J_p (m × np) and
+ * GJ = G·J_q (m × nq, row-major): the whole block, or (diag, np = nq) its lower triangle. */
+static inline ISO_HD void sap_hessian_block_n(const real *Jp, const real *GJ, int m, int np, int nq, int diag, int nv,
+                                              real *Hpq) {
+  for (int b = 0; b < nq; ++b) {
+    real *Hb = Hpq + (long)b * nv;
+    for (int a = diag ? b : 0; a < np; ++a) {
+      real t = Jp[a] * GJ[b];
+      for (int i = 1; i < m; ++i) t += Jp[np * i + a] * GJ[nq * i + b];
+      Hb[a] += t;
+    }
+  }
+}
+
+/* The common case, a 3-row constraint on 6-DoF cliques, with literal sizes and G·J_q formed
+ * whole (3 × 6). */
+static inline ISO_HD void sap_cj_add_hessian_36(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    real GJ[18];
+    for (int b = 0; b < 6; ++b) {
+      real gj[3];
+      sap_gj_n(G, 3, j->J[q], 6, b, gj);
+      GJ[b] = gj[0], GJ[6 + b] = gj[1], GJ[12 + b] = gj[2];
+    }
+    for (int p = 0; p < 2; ++p) {
+      if (j->clique[p] < 0) continue;
+      const sapClique *cp = cl + j->clique[p];
+      real *Hpq = H + (long)cq->v0 * nv + cp->v0;
+      if (cp->v0 > cq->v0) sap_hessian_block_n(j->J[p], GJ, 3, 6, 6, 0, nv, Hpq);
+      else if (cp->v0 == cq->v0) sap_hessian_block_n(j->J[p], GJ, 3, 6, 6, 1, nv, Hpq);
+    }
+  }
+}
+
+static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
   const int m = j->rows;
-  for (int q = 0; q < 2; ++q)
-    if (j->clique[q] >= 0) Jb[q] = sap_block_get(j, q, scratch[q]);
+  if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
+    sap_cj_add_hessian_36(j, cl, G, nv, H);
+    return;
+  }
+  /* any sizes: one column of G·J_q at a time, so no scratch grows with a clique */
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *cq = cl + j->clique[q];
     const int nq = cq->nv;
     for (int b = 0; b < nq; ++b) {
-      real gj[SAP_MAX_ROWS]; /* column b of G·J_q */
-      if (m == 3 && nq == 6) sap_gj_n(G, 3, Jb[q], 6, b, gj);
-      else sap_gj_n(G, m, Jb[q], nq, b, gj);
-      real *Hb = H + (long)(cq->v0 + b) * nv;
+      real gj[SAP_MAX_ROWS];
+      sap_gj_n(G, m, j->J[q], nq, b, gj);
       for (int p = 0; p < 2; ++p) {
         if (j->clique[p] < 0) continue;
         const sapClique *cp = cl + j->clique[p];
-        if (m == 3 && cp->nv == 6) sap_hessian_col_n(Jb[p], 3, 6, gj, Hb + cp->v0);
-        else sap_hessian_col_n(Jb[p], m, cp->nv, gj, Hb + cp->v0);
+        if (cp->v0 < cq->v0) continue; /* above the diagonal */
+        /* column b of block (p, q), from its diagonal row down where the block is on it */
+        real *Hb = H + (long)(cq->v0 + b) * nv + cp->v0;
+        for (int a = cp->v0 == cq->v0 ? b : 0; a < cp->nv; ++a) {
+          real t = j->J[p][a] * gj[0];
+          for (int i = 1; i < m; ++i) t += j->J[p][cp->nv * i + a] * gj[i];
+          Hb[a] += t;
+        }
       }
     }
   }
+}
+
+/* The same operations on Jacobian data j, its blocks formed where used. */
+
+/* vc = J·x for constraint j and the world's vector x; cl: the world's cliques. */
+static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, const real *x, real *vc) {
+  real storage[2][SAP_BLOCK_MAX];
+  const sapConJ b = sap_jac_blocks(j, storage);
+  sap_cj_apply(&b, cl, x, vc);
+}
+
+/* out += s·Jᵀ·g for constraint j. */
+static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, const real *g, real s, real *out) {
+  real storage[2][SAP_BLOCK_MAX];
+  const sapConJ b = sap_jac_blocks(j, storage);
+  sap_cj_apply_t(&b, cl, g, s, out);
+}
+
+/* H += JᵀGJ for constraint j. */
+static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
+  real storage[2][SAP_BLOCK_MAX];
+  const sapConJ b = sap_jac_blocks(j, storage);
+  sap_cj_add_hessian(&b, cl, G, nv, H);
 }
 
 /* W += J diag(A)⁻¹ Jᵀ for one block (m × n, A's block Ab n × n row-major). */

@@ -5,17 +5,21 @@
  * Layout: one world is one problem (kernels/sap/problem.h): its unknowns in cliques, each with
  * a dense block of A; constraints of a kind with Jacobian blocks on one or two cliques. A·x,
  * the costs, the D-norms and Jᵀγ go clique by clique; the Newton Hessian H = A + Σ JᵢᵀGᵢJᵢ is
- * assembled from the clique blocks into a dense matrix per world (nv × nv, column-major) and
+ * assembled from the clique blocks into a dense matrix per world (nv × nv, column-major, its
+ * lower triangle: all the Cholesky reads; the strict upper one is left zero) and
  * factored by the batched Cholesky (host/backend/linalg.h: the hand-written single-source kernel
  * on the CPU, cuSOLVER potrfBatched on the GPU), so an iteration is
  *   sap_newton_begin (world)  → batched Cholesky (all worlds) → sap_newton_end (world).
  * Worlds converge independently: a per-world done flag makes both items skip finished worlds;
  * the host loop stops when every world is done or the iteration limit is reached.
  *
- * Nothing per iteration is stored: the Jacobian data of a constraint (sapJac) is formed from
- * its compact data where needed, and γ, G and J·Δv are recomputed from the constraint where they
- * are used, by the same functions on the same inputs, so a constraint stores its kind, its
- * cliques, its block kinds, its record's index and its law's data. */
+ * Nothing per iteration is stored per world: a constraint stores its kind, its cliques, its
+ * block kinds, its record's index and its law's data. A world solved by sap_solve_world with a
+ * workspace (sapBatch.work: per CPU thread, not per world) forms each constraint's blocks once
+ * per step and keeps J·v, J·Δv and G there across the passes of an iteration; without one (the
+ * batched path, the GPU) every pass forms the Jacobian data (sapJac) from the compact data and
+ * recomputes what it needs. Both do the same arithmetic on the same values in the same order,
+ * so their results are bitwise the same. */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
 
@@ -69,6 +73,16 @@ static inline ISO_HD sapSettings sap_default_settings(void) {
   return s;
 }
 
+/* The solver's workspace for one constraint of the world being solved: its Jacobian blocks,
+ * formed once per step, and what a Newton iteration reuses across its passes. */
+typedef struct sapWorkCon {
+  sapConJ j;                            /* its blocks: into J below, or a dense kind's pool */
+  real J[2][SAP_BLOCK_MAX];             /* compact blocks, formed once per step */
+  real vc[SAP_MAX_ROWS];                /* J·v at the current iterate */
+  real dvc[SAP_MAX_ROWS];               /* J·Δv along the current Newton direction */
+  real G[SAP_MAX_ROWS * SAP_MAX_ROWS];  /* G at the current iterate (the gradient pass's) */
+} sapWorkCon;
+
 typedef struct sapBatch {
   int nv;              /* unknowns per world (the cliques' DoFs together) */
   int max_clique;      /* cliques per world, at most */
@@ -94,6 +108,9 @@ typedef struct sapBatch {
   const int *info;     /* (nworld) Cholesky info */
   sapStats *stats;     /* (nworld) */
   uint32_t *status;    /* (nworld) */
+  sapWorkCon *work;    /* NULL, or (max_con) the workspace of the one world sap_solve_world is
+                          solving: the CPU backend gives each thread its own; with NULL every
+                          pass forms what it needs (the batched path, the GPU). Same bits. */
 } sapBatch;
 
 /* Clique k of world w's origin at the start of the step (zero for the world, k = −1). */
@@ -122,16 +139,40 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
 
 /* ---- per-world items ------------------------------------------------------------------------ */
 
+/* The clique loops below with the size as an argument: called with a literal 6 for a free
+ * body's clique, so the compiler unrolls them; the same sums in the same order either way. */
+static inline ISO_HD void sap_mul_A_n(const real *Ab, int n, const real *x, real *y) {
+  for (int i = 0; i < n; ++i) {
+    real s = 0;
+    for (int k = 0; k < n; ++k) s += Ab[n * i + k] * x[k];
+    y[i] = s;
+  }
+}
+
+static inline ISO_HD real sap_cost_A_n(const real *Ab, int n, const real *v, const real *vs, real c) {
+  for (int i = 0; i < n; ++i) {
+    real r = 0;
+    for (int k = 0; k < n; ++k) r += Ab[n * i + k] * (v[k] - vs[k]);
+    c += 0.5 * (v[i] - vs[i]) * r;
+  }
+  return c;
+}
+
+static inline ISO_HD real sap_norm_D_n(const real *Ab, int n, const real *x, real s) {
+  for (int k = 0; k < n; ++k) {
+    real y = x[k];
+    s += y * y / Ab[(n + 1) * k];
+  }
+  return s;
+}
+
 /* y = A·x for the world's cliques cl (ncl of them) and its A storage. */
 static inline ISO_HD void sap_mul_A(const sapClique *cl, int ncl, const real *A_world, const real *x, real *y) {
   for (int c = 0; c < ncl; ++c) {
     const int n = cl[c].nv, o = cl[c].v0;
     const real *Ab = A_world + cl[c].a0;
-    for (int i = 0; i < n; ++i) {
-      real s = 0;
-      for (int k = 0; k < n; ++k) s += Ab[n * i + k] * x[o + k];
-      y[o + i] = s;
-    }
+    if (n == 6) sap_mul_A_n(Ab, 6, x + o, y + o);
+    else sap_mul_A_n(Ab, n, x + o, y + o);
   }
 }
 
@@ -142,11 +183,8 @@ static inline ISO_HD real sap_cost_A(const sapClique *cl, int ncl, const real *A
   for (int q = 0; q < ncl; ++q) {
     const int n = cl[q].nv, o = cl[q].v0;
     const real *Ab = A_world + cl[q].a0;
-    for (int i = 0; i < n; ++i) {
-      real r = 0;
-      for (int k = 0; k < n; ++k) r += Ab[n * i + k] * (v[o + k] - vs[o + k]);
-      c += 0.5 * (v[o + i] - vs[o + i]) * r;
-    }
+    if (n == 6) c = sap_cost_A_n(Ab, 6, v + o, vs + o, c);
+    else c = sap_cost_A_n(Ab, n, v + o, vs + o, c);
   }
   return c;
 }
@@ -188,16 +226,30 @@ static inline ISO_HD real sap_norm_D(const real *x, const sapClique *cl, int ncl
   for (int c = 0; c < ncl; ++c) {
     const int n = cl[c].nv;
     const real *Ab = A_world + cl[c].a0;
-    for (int k = 0; k < n; ++k) {
-      real y = x[cl[c].v0 + k];
-      s += y * y / Ab[(n + 1) * k];
-    }
+    if (n == 6) s = sap_norm_D_n(Ab, 6, x + cl[c].v0, s);
+    else s = sap_norm_D_n(Ab, n, x + cl[c].v0, s);
   }
   return sqrt(s);
 }
 
-/* Iteration, part 1: evaluate, test convergence, assemble H and −∇ℓ for the batched solve. */
-static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
+/* Once per step, when the world has a workspace: each constraint's blocks, and J·v at the warm
+ * start. */
+static inline ISO_HD void sap_work_begin(const sapBatch *B, int w, sapWorkCon *ws) {
+  const real *v = B->v + (long)w * B->nv;
+  const sapClique *cl = sap_batch_cliques(B, w);
+  const sapCon *con = B->con + (long)w * B->max_con;
+  for (int i = 0; i < B->ncon[w]; ++i) {
+    sapWorkCon *k = ws + i;
+    const sapJac j = sap_con_jac(B, w, con + i);
+    k->j = sap_jac_blocks(&j, k->J);
+    sap_cj_apply(&k->j, cl, v, k->vc);
+  }
+}
+
+/* Iteration, part 1: evaluate, test convergence, assemble H and −∇ℓ for the batched solve.
+ * ws: NULL, or the world's workspace (sap_work_begin), whose J·v is at v; the gradient pass keeps
+ * G there for the Hessian. */
+static inline ISO_HD void sap_newton_begin_ws(const sapBatch *B, int w, sapWorkCon *ws) {
   sapStats *st = B->stats + w;
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
@@ -216,8 +268,14 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   real lc = 0, jc_norm;
   for (int i = 0; i < nv; ++i) rhs[i] = 0;
   for (int i = 0; i < n; ++i) {
-    sapJac j = sap_con_jac(B, w, con + i);
     real gam[SAP_MAX_ROWS];
+    if (ws) { /* J·v is the workspace's; G is kept for the Hessian */
+      sapWorkCon *k = ws + i;
+      lc += sap_con_law(con + i, k->vc, gam, k->G);
+      sap_cj_apply_t(&k->j, cl, gam, 1, rhs); /* rhs = Jᵀγ */
+      continue;
+    }
+    sapJac j = sap_con_jac(B, w, con + i);
     lc += sap_con_eval(con + i, &j, cl, v, gam, (real *)0);
     sap_con_apply_t(&j, cl, gam, 1, rhs); /* rhs = Jᵀγ */
   }
@@ -249,15 +307,19 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
     sap_identity_system(nv, H, rhs);
     return;
   }
-  /* H = A + Σ JᵀGJ */
+  /* H = A + Σ JᵀGJ, its lower triangle (what the Cholesky reads); the upper stays zero */
   for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
   for (int c = 0; c < ncl; ++c) {
     const int m = cl[c].nv, o = cl[c].v0;
     const real *Ab = A + cl[c].a0;
     for (int i = 0; i < m; ++i)
-      for (int k = 0; k < m; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
+      for (int k = 0; k <= i; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
   }
   for (int i = 0; i < n; ++i) {
+    if (ws) {
+      sap_cj_add_hessian(&ws[i].j, cl, ws[i].G, nv, H);
+      continue;
+    }
     sapJac j = sap_con_jac(B, w, con + i);
     real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
     sap_con_eval(con + i, &j, cl, v, (real *)0, G);
@@ -265,35 +327,55 @@ static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) {
   }
 }
 
+/* One constraint's part of the line search at α (m rows): J·v + αJ·Δv, the law there; ℓ'(α) and
+ * ℓ''(α) take their terms in place, in constraint order. Returns ℓᵢ. */
+static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, const real *d, real alpha, real *g1,
+                                       real *g2) {
+  real vc[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  for (int k = 0; k < m; ++k) vc[k] = vc0[k] + alpha * d[k];
+  const real cost = sap_con_law(c, vc, gam, G);
+  real dg = d[0] * gam[0];
+  for (int k = 1; k < m; ++k) dg += d[k] * gam[k];
+  *g1 -= dg;
+  real h = *g2;
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b) h += d[a] * G[m * a + b] * d[b];
+  *g2 = h;
+  return cost;
+}
+
 /* ℓ along the line v + αΔv: value and first two derivatives (§5.2 step 4). a0 = Δpᵀ(v − v*),
- * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*); dv = Δv. */
-static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const real *v, const real *dv, real alpha, real cA,
-                                        real a0, real a2, real *d1, real *d2) {
+ * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*); dv = Δv. With a workspace, J·v and J·Δv are its own
+ * (α only scales J·Δv), so an evaluation costs the laws alone. */
+static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const sapWorkCon *ws, const real *v,
+                                        const real *dv, real alpha, real cA, real a0, real a2, real *d1, real *d2) {
   const int n = B->ncon[w];
   const sapCon *con = B->con + (long)w * B->max_con;
   const sapClique *cl = sap_batch_cliques(B, w);
   real cost = cA + alpha * a0 + 0.5 * alpha * alpha * a2;
   real g1 = a0 + alpha * a2, g2 = a2;
   for (int i = 0; i < n; ++i) {
-    sapJac j = sap_con_jac(B, w, con + i);
-    real vc[SAP_MAX_ROWS], d[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
-    const int m = j.rows;
-    sap_con_apply2(&j, cl, v, dv, vc, d); /* J·v and J·Δv */
-    for (int k = 0; k < m; ++k) vc[k] += alpha * d[k];
-    cost += sap_con_law(con + i, vc, gam, G);
-    real dg = d[0] * gam[0];
-    for (int k = 1; k < m; ++k) dg += d[k] * gam[k];
-    g1 -= dg;
-    for (int a = 0; a < m; ++a)
-      for (int b = 0; b < m; ++b) g2 += d[a] * G[m * a + b] * d[b];
+    if (ws) { /* J·v and J·Δv from the workspace: they do not depend on α */
+      const sapWorkCon *k = ws + i;
+      if (k->j.rows == 3) cost += sap_line_con(con + i, 3, k->vc, k->dvc, alpha, &g1, &g2);
+      else cost += sap_line_con(con + i, k->j.rows, k->vc, k->dvc, alpha, &g1, &g2);
+      continue;
+    }
+    real storage[2][SAP_BLOCK_MAX], vc[SAP_MAX_ROWS], d[SAP_MAX_ROWS];
+    const sapJac j = sap_con_jac(B, w, con + i);
+    const sapConJ b = sap_jac_blocks(&j, storage);
+    sap_cj_apply(&b, cl, v, vc); /* J·v and J·Δv */
+    sap_cj_apply(&b, cl, dv, d);
+    cost += sap_line_con(con + i, b.rows, vc, d, alpha, &g1, &g2);
   }
   *d1 = g1;
   *d2 = g2;
   return cost;
 }
 
-/* Iteration, part 2: the Newton direction is in rhs; exact line search, update. */
-static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
+/* Iteration, part 2: the Newton direction is in rhs; exact line search, update. ws as in part 1:
+ * J·Δv is formed once for the line search, and J·v again at the updated v. */
+static inline ISO_HD void sap_newton_end_ws(const sapBatch *B, int w, sapWorkCon *ws) {
   sapStats *st = B->stats + w;
   if (st->done) return;
   const int nv = B->nv;
@@ -308,6 +390,8 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
   const sapClique *cl = sap_batch_cliques(B, w);
   const int ncl = B->nclique[w];
   real *Adv = B->dv + (long)w * nv;
+  if (ws) /* J·Δv, once for the whole line search */
+    for (int i = 0; i < B->ncon[w]; ++i) sap_cj_apply(&ws[i].j, cl, dv, ws[i].dvc);
   sap_mul_A(cl, ncl, A, dv, Adv);
   real a0 = 0, a2 = 0, cA = sap_cost_A(cl, ncl, A, v, vs);
   for (int i = 0; i < nv; ++i) {
@@ -320,14 +404,14 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     return;
   }
   real d1_0, d2_0, d1_m, d2_m;
-  (void)sap_line_eval(B, w, v, dv, 0, cA, a0, a2, &d1_0, &d2_0); /* the slopes at α = 0 */
+  (void)sap_line_eval(B, w, ws, v, dv, 0, cA, a0, a2, &d1_0, &d2_0); /* the slopes at α = 0 */
   if (!(d1_0 < 0)) { /* not a descent direction: Drake throws; isobar flags the world */
     B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
     st->done = 1;
     return;
   }
   const real amax = B->set.ls_alpha_max;
-  real lmax = sap_line_eval(B, w, v, dv, amax, cA, a0, a2, &d1_m, &d2_m);
+  real lmax = sap_line_eval(B, w, ws, v, dv, amax, cA, a0, a2, &d1_m, &d2_m);
   real alpha;
   int ls = 0;
   if (d1_m <= 0) {
@@ -343,7 +427,7 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     real dx_prev = hi - lo, d1, d2;
     alpha = x;
     for (ls = 1; ls <= B->set.ls_max_iterations; ++ls) {
-      sap_line_eval(B, w, v, dv, x, cA, a0, a2, &d1, &d2);
+      sap_line_eval(B, w, ws, v, dv, x, cA, a0, a2, &d1, &d2);
       real f = d1 / scale, fp = d2 / scale;
       alpha = x;
       if (fabs(f) < B->set.ls_f_tol) break;
@@ -368,11 +452,13 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
     }
   }
   for (int i = 0; i < nv; ++i) v[i] += alpha * dv[i];
+  if (ws) /* J·v at the new iterate: the check below and the next iteration's gradient */
+    for (int i = 0; i < B->ncon[w]; ++i) sap_cj_apply(&ws[i].j, cl, v, ws[i].vc);
   st->ls_iterations += ls;
   st->iterations++;
   /* the cost criterion for the next check (§5.2 step 1) */
   real d1, d2;
-  real lnew = sap_line_eval(B, w, v, dv, 0, 0, 0, 0, &d1, &d2);
+  real lnew = sap_line_eval(B, w, ws, v, dv, 0, 0, 0, 0, &d1, &d2);
   real e2 = sap_cost_A(cl, ncl, A, v, vs);
   lnew += e2;
   real lprev = st->cost;
@@ -380,21 +466,28 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) {
                        alpha > (real)0.5;
 }
 
+static inline ISO_HD void sap_newton_begin(const sapBatch *B, int w) { sap_newton_begin_ws(B, w, (sapWorkCon *)0); }
+static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) { sap_newton_end_ws(B, w, (sapWorkCon *)0); }
+
 /* World w's whole Newton solve as one item: begin → factor → solve → end until the world is done.
  * It does per world exactly what the batched path (all worlds' begin, the batched Cholesky with
  * the hand-written kernel, all worlds' end) does, in the same order, so the results are bitwise
  * the same. On the GPU it needs no host synchronisation (no count of active worlds to read
- * back), which is what lets a whole step be captured in a CUDA graph. */
+ * back), which is what lets a whole step be captured in a CUDA graph. With a workspace
+ * (B->work, max_con entries, this world's alone while it runs) the blocks are formed once for
+ * the step and the passes share J·v, J·Δv and G; the results are the same bits. */
 static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
+  sapWorkCon *ws = B->work;
+  if (ws && !B->stats[w].done) sap_work_begin(B, w, ws);
   for (int it = 0; it <= B->set.max_iterations && !B->stats[w].done; ++it) {
-    sap_newton_begin(B, w);
+    sap_newton_begin_ws(B, w, ws);
     if (B->stats[w].done) break;
     int info = chol_factor(nv, H);
     if (info == 0) chol_solve(nv, H, rhs);
     ((int *)B->info)[w] = info; /* the batched path writes it through the Cholesky plan */
-    sap_newton_end(B, w);
+    sap_newton_end_ws(B, w, ws);
   }
 }
 
