@@ -116,6 +116,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->work = NULL;
   /* the CPU solve's workspace: one world's worth per thread, not per world (host/step/
    * step_solve.c); the GPU solves without one */
+  const size_t mc = (size_t)B->max_con;
   if (s->be.kind == ISO_BACKEND_CPU && mc > 0)
     st = buffer(s, sizeof(sapWorkCon) * mc * (size_t)s->be.threads, (void **)&p->work);
   return st;
