@@ -188,6 +188,8 @@ Test(scene_joints, sdf_errors_name_file_line) {
   load_fails(p, 0, ISO_ERR_PARSE, test_line_of(p, "drake:mimic"), "joint 'copy' mimics joint 'nobody', which does not exist");
   p = scene("bad_joint_loop.sdf");
   load_fails(p, 0, ISO_ERR_PARSE, test_line_of(p, "name=\"ba\""), "<joint name='m::ba'>: the joints form a loop");
+  p = scene("bad_two_joints.sdf");
+  load_fails(p, 0, ISO_ERR_PARSE, test_line_of(p, "name=\"second\""), "link 'm::b' is already the child of joint 'm::glue'");
   p = scene("bad_axis_frame.sdf");
   load_fails(p, 0, ISO_ERR_PARSE, test_line_of(p, "nowhere"), "the axis is expressed in 'nowhere', which names no frame");
   p = scene("bad_joint_type.sdf");

@@ -168,8 +168,8 @@ static isoStatus group_links(sceneBuild *B) {
     if (jt->type == ISO_JOINT_FIXED) continue;
     int gc = find(B->uf, jt->child), gp = jt->parent < 0 ? B->world : find(B->uf, jt->parent);
     if (gc == B->world)
-      return joint_fail(jt, "link '%s' is welded to the world (a static model, or fixed to the world)%s; it "
-                        "cannot move on a joint", c->links[jt->child].name, "");
+      return joint_fail(jt, "link '%s' is welded to the world (%s); it cannot move on a joint",
+                        c->links[jt->child].name, "a static model, or fixed to the world");
     if (gc == gp)
       return joint_fail(jt, "links '%s' and '%s' are already joined by fixed joints: the joints form a loop",
                         jt->parent < 0 ? "world" : c->links[jt->parent].name, c->links[jt->child].name);
