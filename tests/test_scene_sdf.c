@@ -379,8 +379,8 @@ Test(scene_sdf, errors_name_file_line_and_element) {
   load_fails(p, 0, ISO_ERR_PARSE, line_of(p, "<blob>"), "unknown geometry <blob>");
   p = scene("bad_not_a_number.sdf");
   load_fails(p, 0, ISO_ERR_PARSE, line_of(p, "soft</drake"), "<drake:hydroelastic_modulus>: drake:hydroelastic_modulus: 'soft' is not a finite number");
-  p = scene("bad_revolute.sdf");
-  load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "revolute"), "<joint name='hinge'>: joint 'hinge' of type 'revolute' is not supported");
+  p = scene("bad_joint_type.sdf");
+  load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "universal"), "<joint name='hinge'>: joint 'hinge' of type 'universal' is not supported");
   p = scene("bad_soft.sdf");
   load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "soft_hydroelastic"), "drake:compliant_hydroelastic");
   p = scene("bad_rigid_and_compliant.sdf");

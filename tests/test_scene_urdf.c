@@ -277,8 +277,8 @@ Test(scene_urdf, errors_name_file_line_and_element) {
   load_fails(p, 0, ISO_ERR_PARSE, line_of(p, "<torus"), "unknown geometry <torus>");
   p = scene("bad_not_a_number.urdf");
   load_fails(p, 0, ISO_ERR_PARSE, line_of(p, "lots"), "'lots' is not a finite number");
-  p = scene("bad_revolute.urdf");
-  load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "revolute"), "<joint name='elbow'>: joint 'elbow' of type 'revolute' is not supported");
+  p = scene("bad_joint_type.urdf");
+  load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "planar"), "<joint name='elbow'>: joint 'elbow' of type 'planar' is not supported");
   p = scene("bad_massless.urdf");
   load_fails(p, 0, ISO_ERR_INVALID, line_of(p, "<link"), "a free body needs a mass > 0");
 }
@@ -294,7 +294,7 @@ Test(scene_urdf, unsupported_is_reported_or_rejected_with_strict) {
       {"type=\"rigid\"", "<link> attribute 'type' ignored (unsupported)"},
       {"group=", "<collision> attribute 'group' ignored (unsupported)"},
       {"<axis", "<axis> ignored (unsupported)"},
-      {"<transmission", "<transmission> ignored (unsupported)"},
+      {"<transmission", "<transmission> ignored (only SimpleTransmission makes an actuator, as in Drake)"},
       {"<gazebo", "<gazebo> ignored (unsupported)"},
       {"<material", "<visual> ignored (2 visual elements in all, 1 of them <material>"},
   };
@@ -310,5 +310,5 @@ Test(scene_urdf, unsupported_is_reported_or_rejected_with_strict) {
   iso_model_destroy(m);
   /* Strict: the first thing it would ignore is an error (robot-level elements are checked
    * before the links are read). */
-  load_fails(p, 1, ISO_ERR_UNSUPPORTED, line_of(p, "<transmission"), "<transmission> is not supported by isobar");
+  load_fails(p, 1, ISO_ERR_UNSUPPORTED, line_of(p, "<gazebo"), "<gazebo> is not supported by isobar");
 }

@@ -1,13 +1,18 @@
 /* Scene files: from the parsed description to a compiled model, and the public entry points.
  *
- * Links joined by fixed joints form groups (union-find over the joints; everything welded joins
- * the world's group). A group holding the world is anchored: its collisions go on
- * ISO_WORLD_BODY at their world pose. Any other group is one free body, named and framed by its
- * root link (the one that is no joint's child), with the members' mass properties combined
- * about the group's centre of mass by the parallel-axis theorem. Bodies are added in the
- * document order of their root links and geometries in document order, so a file and the C
- * calls that describe the same scene in the same order build the same model. A one-link body
- * copies the link's numbers untouched. */
+ * Links joined by fixed joints form groups (union-find over the fixed joints; everything welded
+ * joins the world's group). A group holding the world is anchored: its collisions go on
+ * ISO_WORLD_BODY at their world pose. Any other group is one body, named and framed by its root
+ * link (the one that is no fixed joint's child), with the members' mass properties combined
+ * about the group's centre of mass by the parallel-axis theorem; it is free unless one of its
+ * links is the child of a moving joint. Moving joints connect the bodies of their links' groups
+ * (the world for the anchored group), their frames re-expressed in the bodies' frames.
+ *
+ * Bodies are added in the document order of their root links, except that a body moving on a
+ * joint comes after the body it hangs from (the model wants parents first): a scene without
+ * moving joints, and a file and the C calls that describe the same scene in the same order,
+ * build the same model. Geometries and joints follow in document order. A one-link body copies
+ * the link's numbers untouched. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,136 +108,262 @@ static isoStatus compile_located(const sceneCtx *c, isoStatus st) {
   return iso_fail(st, "%s: %s", c->mem.files[0]->path, msg);
 }
 
-static isoStatus build(sceneCtx *c, int *uf, int *child_of, int *root_of, int *body_of, isoModel **out) {
-  const int n = c->nlink, W = n;
-  isoStatus st;
+/* The working arrays of one build, over the links (n + 1 entries: the world is n) and joints. */
+typedef struct sceneBuild {
+  sceneCtx *c;
+  int n, world;   /* links; the world's group */
+  int *uf;        /* union-find over links joined by fixed joints and welds */
+  int *child_of;  /* link -> the joint it is the child of, or -1 */
+  int *root_of;   /* group -> its root link (the one that is no fixed joint's child) */
+  int *body_of;   /* group -> its body, -1 until added */
+  int *in_joint;  /* group -> the moving joint its body moves on, or -1 */
+  int *on_path;   /* group -> 1 while its parents are being added */
+  int *head, *next; /* group -> first member, member -> next member, in document order */
+  int *path;      /* groups waiting for their parents, innermost last */
+  int *joint_id;  /* scene joint -> model joint, -1 for fixed joints */
+  isoModel *m;
+} sceneBuild;
+
+static isoStatus joint_fail(const sceneJoint *jt, const char *fmt, const char *a, const char *b) {
+  char what[600];
+  snprintf(what, sizeof what, fmt, a, b);
+  return iso_fail(ISO_ERR_PARSE, "%s:%d: <joint name='%s'>: %s", jt->file->path, jt->line, jt->name, what);
+}
+
+/* Groups: union the fixed joints, find each group's root, and the moving joint each group's body
+ * moves on. */
+static isoStatus group_links(sceneBuild *B) {
+  sceneCtx *c = B->c;
+  const int n = B->n, W = n;
   for (int i = 0; i <= n; ++i) {
-    uf[i] = i;
-    root_of[i] = -1;
-    body_of[i] = -1;
+    B->uf[i] = i;
+    B->root_of[i] = B->body_of[i] = B->in_joint[i] = B->child_of[i] = -1;
+    B->on_path[i] = 0;
   }
-  for (int i = 0; i < n; ++i) {
-    child_of[i] = -1;
-    if (c->links[i].welded) unite(uf, i, W);
-  }
+  for (int i = 0; i < n; ++i)
+    if (c->links[i].welded) unite(B->uf, i, W);
   for (int j = 0; j < c->njoint; ++j) {
     const sceneJoint *jt = &c->joints[j];
-    if (child_of[jt->child] >= 0)
-      return iso_fail(ISO_ERR_PARSE, "%s:%d: <joint name='%s'>: link '%s' is already the child of joint '%s'",
-                      jt->file->path, jt->line, jt->name, c->links[jt->child].name, c->joints[child_of[jt->child]].name);
-    child_of[jt->child] = j;
-    unite(uf, jt->child, jt->parent < 0 ? W : jt->parent);
+    if (B->child_of[jt->child] >= 0)
+      return joint_fail(jt, "link '%s' is already the child of joint '%s'", c->links[jt->child].name,
+                        c->joints[B->child_of[jt->child]].name);
+    B->child_of[jt->child] = j;
+    if (jt->type == ISO_JOINT_FIXED) unite(B->uf, jt->child, jt->parent < 0 ? W : jt->parent);
   }
-  const int world = find(uf, W);
+  B->world = find(B->uf, W);
   for (int i = 0; i < n; ++i) {
-    int g = find(uf, i);
-    if (g != world && root_of[g] < 0 && child_of[i] < 0) root_of[g] = i;
+    int g = find(B->uf, i), j = B->child_of[i];
+    if (g != B->world && B->root_of[g] < 0 && (j < 0 || c->joints[j].type != ISO_JOINT_FIXED)) B->root_of[g] = i;
   }
   for (int i = 0; i < n; ++i) {
-    int g = find(uf, i);
-    if (g != world && root_of[g] < 0) {
-      const sceneJoint *jt = &c->joints[child_of[i]];
+    int g = find(B->uf, i);
+    if (g != B->world && B->root_of[g] < 0) {
+      const sceneJoint *jt = &c->joints[B->child_of[i]];
       return iso_fail(ISO_ERR_PARSE, "%s:%d: <joint name='%s'>: the fixed joints form a loop", jt->file->path, jt->line,
                       jt->name);
     }
   }
-
-  int *head = (int *)malloc(((size_t)n + 1) * sizeof *head), *next = (int *)malloc(((size_t)n + 1) * sizeof *next);
-  if (!head || !next) {
-    free(head);
-    free(next);
-    return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  for (int j = 0; j < c->njoint; ++j) {
+    const sceneJoint *jt = &c->joints[j];
+    if (jt->type == ISO_JOINT_FIXED) continue;
+    int gc = find(B->uf, jt->child), gp = jt->parent < 0 ? B->world : find(B->uf, jt->parent);
+    if (gc == B->world)
+      return joint_fail(jt, "link '%s' is welded to the world (%s); it cannot move on a joint",
+                        c->links[jt->child].name, "a static model, or fixed to the world");
+    if (gc == gp)
+      return joint_fail(jt, "links '%s' and '%s' are already joined by fixed joints: the joints form a loop",
+                        jt->parent < 0 ? "world" : c->links[jt->parent].name, c->links[jt->child].name);
+    if (B->in_joint[gc] >= 0)
+      return joint_fail(jt, "link '%s' moves as one body with the links fixed to it, and that body already moves "
+                        "on joint '%s': the joints form a loop", c->links[jt->child].name,
+                        c->joints[B->in_joint[gc]].name);
+    B->in_joint[gc] = j;
   }
-  for (int i = 0; i <= n; ++i) head[i] = -1;
+  for (int i = 0; i <= n; ++i) B->head[i] = -1;
   for (int i = n - 1; i >= 0; --i) {
-    int g = find(uf, i);
-    next[i] = head[g];
-    head[g] = i;
+    int g = find(B->uf, i);
+    B->next[i] = B->head[g];
+    B->head[g] = i;
   }
+  return ISO_OK;
+}
 
+/* The body of group g: its root link's name, the members' mass merged, and, for a free body,
+ * the root link's pose as the initial state of its floating joint. */
+static isoStatus add_group_body(sceneBuild *B, int g) {
+  const sceneCtx *c = B->c;
+  const int i = B->root_of[g];
+  const sceneLink *L = &c->links[i];
+  isoStatus st;
+  isoBodyDef b = iso_default_body_def();
+  b.name = L->name;
+  merge_mass(c, B->head, B->next, g, i, &b);
+  if (b.mass == 0)
+    return iso_fail(ISO_ERR_INVALID, "%s:%d: <link name='%s'>: a %s needs a mass > 0, and this link and the links "
+                    "fixed to it have none (a URDF link without <inertial> has no mass)",
+                    L->file->path, L->inertial_line, L->name, B->in_joint[g] < 0 ? "free body" : "body");
+  if ((st = iso_model_add_body(B->m, &b, &B->body_of[g])) != ISO_OK)
+    return located(st, L->file, L->inertial_line, "link", L->name);
+  if (B->in_joint[g] >= 0) return ISO_OK; /* it starts where its joint at q = 0 puts it */
+  isoFreeBodyState x = iso_default_free_body_state();
+  x.position[0] = L->X_WL.p.x;
+  x.position[1] = L->X_WL.p.y;
+  x.position[2] = L->X_WL.p.z;
+  x.quaternion[0] = L->X_WL.q.w;
+  x.quaternion[1] = L->X_WL.q.x;
+  x.quaternion[2] = L->X_WL.q.y;
+  x.quaternion[3] = L->X_WL.q.z;
+  if ((st = iso_model_set_initial_state(B->m, B->body_of[g], &x)) != ISO_OK)
+    return located(st, L->file, L->line, "link", L->name);
+  return ISO_OK;
+}
+
+/* Add group g's body, after the bodies of the groups its joint hangs from (a model joint's
+ * parent must be added before its child). Free bodies and tree roots keep document order. */
+static isoStatus add_group_chain(sceneBuild *B, int g) {
+  const sceneCtx *c = B->c;
+  int depth = 0;
+  for (int x = g; x >= 0 && B->body_of[x] < 0;) {
+    if (B->on_path[x]) {
+      const sceneJoint *jt = &c->joints[B->in_joint[x]];
+      return iso_fail(ISO_ERR_PARSE, "%s:%d: <joint name='%s'>: the joints form a loop", jt->file->path, jt->line,
+                      jt->name);
+    }
+    B->on_path[x] = 1;
+    B->path[depth++] = x;
+    int j = B->in_joint[x];
+    x = j < 0 || c->joints[j].parent < 0 ? -1 : find(B->uf, c->joints[j].parent);
+    if (x == B->world) x = -1;
+  }
+  while (depth > 0) {
+    int x = B->path[--depth];
+    B->on_path[x] = 0;
+    isoStatus st = add_group_body(B, x);
+    if (st != ISO_OK) return st;
+  }
+  return ISO_OK;
+}
+
+/* X_LA, a pose in link `link`'s frame, re-expressed in the frame of the link's body: the
+ * world's for a welded link (and for -1, the world itself), else the group's root link's. A
+ * root link's pose is returned untouched, bit for bit. */
+static xform in_body(const sceneBuild *B, int link, xform X_LA) {
+  if (link < 0) return X_LA;
+  const sceneCtx *c = B->c;
+  int g = find(B->uf, link);
+  if (g == B->world) return xf_mul(c->links[link].X_WL, X_LA);
+  int r = B->root_of[g];
+  return r == link ? X_LA : xf_mul(xf_mul(xf_inv(c->links[r].X_WL), c->links[link].X_WL), X_LA);
+}
+
+static void put_pose(xform X, double *p, double *q) {
+  p[0] = X.p.x;
+  p[1] = X.p.y;
+  p[2] = X.p.z;
+  q[0] = X.q.w;
+  q[1] = X.q.x;
+  q[2] = X.q.y;
+  q[3] = X.q.z;
+}
+
+/* The moving joints in document order, then their actuators and couplers. A member link's
+ * joint frame is composed with the link's pose in its group's body. */
+static isoStatus add_joints(sceneBuild *B) {
+  const sceneCtx *c = B->c;
+  isoStatus st;
+  for (int j = 0; j < c->njoint; ++j) {
+    const sceneJoint *jt = &c->joints[j];
+    B->joint_id[j] = -1;
+    if (jt->type == ISO_JOINT_FIXED) continue;
+    isoJointDef d = iso_default_joint_def();
+    d.name = jt->name;
+    d.type = jt->type;
+    int gp = jt->parent < 0 ? B->world : find(B->uf, jt->parent);
+    d.parent = gp == B->world ? -1 : B->body_of[gp];
+    d.child = B->body_of[find(B->uf, jt->child)];
+    put_pose(in_body(B, jt->parent, jt->X_PJ), d.parent_position, d.parent_quaternion);
+    put_pose(in_body(B, jt->child, jt->X_CJ), d.child_position, d.child_quaternion);
+    memcpy(d.axis, jt->axis, sizeof d.axis);
+    d.position_lower = jt->lower;
+    d.position_upper = jt->upper;
+    d.velocity_limit = jt->velocity;
+    d.damping = jt->damping;
+    if ((st = iso_model_add_joint(B->m, &d, &B->joint_id[j])) != ISO_OK)
+      return located(st, jt->file, jt->line, "joint", jt->name);
+  }
+  for (int i = 0; i < c->nactuator; ++i) {
+    const sceneActuator *sa = &c->actuators[i];
+    isoActuatorDef a = iso_default_actuator_def();
+    a.name = sa->name;
+    a.joint = B->joint_id[sa->joint];
+    a.effort_limit = sa->effort;
+    a.kp = sa->kp;
+    a.kd = sa->kd;
+    a.rotor_inertia = sa->rotor_inertia;
+    a.gear_ratio = sa->gear_ratio;
+    if ((st = iso_model_add_actuator(B->m, &a, NULL)) != ISO_OK)
+      return located(st, sa->file, sa->line, "actuator", sa->name);
+  }
+  for (int i = 0; i < c->ncoupler; ++i) {
+    const sceneCoupler *sk = &c->couplers[i];
+    isoCouplerDef k = iso_default_coupler_def();
+    k.follower = B->joint_id[sk->follower];
+    k.leader = B->joint_id[sk->leader];
+    k.gear_ratio = sk->gear_ratio;
+    k.offset = sk->offset;
+    if ((st = iso_model_add_coupler(B->m, &k, NULL)) != ISO_OK)
+      return located(st, sk->file, sk->line, "mimic", c->joints[sk->follower].name);
+  }
+  return ISO_OK;
+}
+
+static isoStatus build(sceneBuild *B, isoModel **out) {
+  sceneCtx *c = B->c;
+  const int n = B->n;
+  isoStatus st = group_links(B);
+  if (st != ISO_OK) return st;
   isoModelDef md = iso_default_model_def();
   memcpy(md.gravity, c->gravity, sizeof md.gravity);
   md.time_step = c->opt.time_step > 0 ? c->opt.time_step : c->time_step > 0 ? c->time_step : 1e-3;
-  isoModel *m = NULL;
-  if ((st = iso_model_create(&md, &m)) != ISO_OK) {
-    free(head);
-    free(next);
-    return st;
-  }
+  if ((st = iso_model_create(&md, &B->m)) != ISO_OK) return st;
   for (int i = 0; i < n && st == ISO_OK; ++i) {
-    int g = find(uf, i);
-    if (g == world || root_of[g] != i) continue;
-    const sceneLink *L = &c->links[i];
-    isoBodyDef b = iso_default_body_def();
-    b.name = L->name;
-    merge_mass(c, head, next, g, i, &b);
-    if (b.mass == 0) {
-      st = iso_fail(ISO_ERR_INVALID, "%s:%d: <link name='%s'>: a free body needs a mass > 0, and this link and "
-                    "the links fixed to it have none (a URDF link without <inertial> has no mass)",
-                    L->file->path, L->inertial_line, L->name);
-      break;
-    }
-    if ((st = iso_model_add_body(m, &b, &body_of[g])) != ISO_OK) {
-      st = located(st, L->file, L->inertial_line, "link", L->name);
-      break;
-    }
-    /* A free link starts where its pose puts it: the initial state of its floating joint. */
-    isoFreeBodyState x = iso_default_free_body_state();
-    x.position[0] = L->X_WL.p.x;
-    x.position[1] = L->X_WL.p.y;
-    x.position[2] = L->X_WL.p.z;
-    x.quaternion[0] = L->X_WL.q.w;
-    x.quaternion[1] = L->X_WL.q.x;
-    x.quaternion[2] = L->X_WL.q.y;
-    x.quaternion[3] = L->X_WL.q.z;
-    if ((st = iso_model_set_initial_state(m, body_of[g], &x)) != ISO_OK)
-      st = located(st, L->file, L->line, "link", L->name);
+    int g = find(B->uf, i);
+    if (g != B->world && B->root_of[g] == i) st = add_group_chain(B, g);
   }
   for (int i = 0; i < c->ngeom && st == ISO_OK; ++i) {
     const sceneGeom *sg = &c->geoms[i];
-    const sceneLink *L = &c->links[sg->link];
-    int g = find(uf, sg->link);
+    int g = find(B->uf, sg->link);
     isoGeometryDef def = sg->def;
-    xform X;
-    if (g == world) {
-      def.body = ISO_WORLD_BODY;
-      X = xf_mul(L->X_WL, sg->X_LG);
-    } else {
-      def.body = body_of[g];
-      int r = root_of[g];
-      X = r == sg->link ? sg->X_LG : xf_mul(xf_mul(xf_inv(c->links[r].X_WL), L->X_WL), sg->X_LG);
-    }
-    def.position[0] = X.p.x;
-    def.position[1] = X.p.y;
-    def.position[2] = X.p.z;
-    def.quaternion[0] = X.q.w;
-    def.quaternion[1] = X.q.x;
-    def.quaternion[2] = X.q.y;
-    def.quaternion[3] = X.q.z;
-    if ((st = iso_model_add_geometry(m, &def, NULL)) != ISO_OK)
+    def.body = g == B->world ? ISO_WORLD_BODY : B->body_of[g];
+    put_pose(in_body(B, sg->link, sg->X_LG), def.position, def.quaternion);
+    if ((st = iso_model_add_geometry(B->m, &def, NULL)) != ISO_OK)
       st = located(st, sg->file, sg->line, "collision", def.name);
   }
-  free(head);
-  free(next);
-  if (st == ISO_OK && (st = iso_model_compile(m)) != ISO_OK) st = compile_located(c, st);
+  if (st == ISO_OK) st = add_joints(B);
+  if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
-    iso_model_destroy(m);
+    iso_model_destroy(B->m);
     return st;
   }
-  *out = m;
+  *out = B->m;
   return ISO_OK;
 }
 
 isoStatus scene_build(sceneCtx *c, isoModel **out) {
+  enum { NARRAY = 9 };
   size_t n = (size_t)c->nlink + 1;
-  int *uf = (int *)malloc(n * sizeof(int)), *child_of = (int *)malloc(n * sizeof(int));
-  int *root_of = (int *)malloc(n * sizeof(int)), *body_of = (int *)malloc(n * sizeof(int));
-  isoStatus st = uf && child_of && root_of && body_of ? build(c, uf, child_of, root_of, body_of, out)
-                                                      : iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
-  free(uf);
-  free(child_of);
-  free(root_of);
-  free(body_of);
+  int *block = (int *)malloc((NARRAY * n + (size_t)c->njoint + 1) * sizeof(int));
+  if (!block) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  sceneBuild B;
+  memset(&B, 0, sizeof B);
+  B.c = c;
+  B.n = c->nlink;
+  int **arrays[NARRAY] = {&B.uf, &B.child_of, &B.root_of, &B.body_of, &B.in_joint,
+                          &B.on_path, &B.head, &B.next, &B.path};
+  for (int k = 0; k < NARRAY; ++k) *arrays[k] = block + (size_t)k * n;
+  B.joint_id = block + NARRAY * n;
+  isoStatus st = build(&B, out);
+  free(block);
   return st;
 }
 
@@ -240,6 +371,8 @@ static void ctx_free(sceneCtx *c) {
   free(c->links);
   free(c->geoms);
   free(c->joints);
+  free(c->actuators);
+  free(c->couplers);
   name_map_free(&c->geom_names);
   scene_mem_free(&c->mem);
 }

@@ -1,6 +1,6 @@
-/* Scene files, the load description: the links, collision geometries and fixed joints a format
- * parser appends to its sceneCtx, their defaults and names, and the rotations and inertias in
- * which files state poses and mass properties. */
+/* Scene files, the load description: the links, collision geometries, joints, actuators and
+ * couplers a format parser appends to its sceneCtx, their defaults and names, and the
+ * rotations and inertias in which files state poses and mass properties. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +52,49 @@ isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out) {
   sceneJoint *j = (sceneJoint *)grow(&items, &c->njoint, &c->joint_cap, sizeof *j);
   c->joints = (sceneJoint *)items;
   if (!j) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  *j = scene_default_joint();
   *out = j;
   return ISO_OK;
+}
+
+isoStatus scene_new_actuator(sceneCtx *c, sceneActuator **out) {
+  void *items = c->actuators;
+  sceneActuator *a = (sceneActuator *)grow(&items, &c->nactuator, &c->actuator_cap, sizeof *a);
+  c->actuators = (sceneActuator *)items;
+  if (!a) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  *a = scene_default_actuator();
+  *out = a;
+  return ISO_OK;
+}
+
+isoStatus scene_new_coupler(sceneCtx *c, sceneCoupler **out) {
+  void *items = c->couplers;
+  sceneCoupler *k = (sceneCoupler *)grow(&items, &c->ncoupler, &c->coupler_cap, sizeof *k);
+  c->couplers = (sceneCoupler *)items;
+  if (!k) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  k->gear_ratio = 1;
+  *out = k;
+  return ISO_OK;
+}
+
+sceneJoint scene_default_joint(void) {
+  sceneJoint j;
+  memset(&j, 0, sizeof j);
+  j.type = ISO_JOINT_FIXED;
+  j.X_PJ = j.X_CJ = xf_identity();
+  j.axis[2] = 1;
+  j.lower = -INFINITY;
+  j.upper = INFINITY;
+  j.velocity = INFINITY;
+  return j;
+}
+
+sceneActuator scene_default_actuator(void) {
+  sceneActuator a;
+  memset(&a, 0, sizeof a);
+  a.effort = INFINITY;
+  a.gear_ratio = 1;
+  return a;
 }
 
 isoGeometryDef scene_default_geometry(void) {

@@ -4,9 +4,11 @@
  *   1. a format parser (scene_sdf.c, scene_urdf.c) reads the XML (scene_xml.h) into a plain
  *      description: links with their world pose and mass properties, collision geometries
  *      with their pose in their link and their proximity properties (scene_props.c), and
- *      fixed joints. Elements it does not use go to the report (scene_report.c).
+ *      joints with their actuators and mimic couplings. Elements it does not use go to the
+ *      report (scene_report.c).
  *   2. scene_build (scene_build.c) merges links joined by fixed joints, welds what is fixed to
- *      the world, and adds bodies and geometries to a new model in document order.
+ *      the world, and adds bodies (parents before children), geometries, joints, actuators
+ *      and couplers to a new model.
  *   3. the model is compiled.
  * Nothing here outlives the load except the model and the report. */
 #ifndef ISO_HOST_SCENE_DESC_H
@@ -15,6 +17,7 @@
 #include "host/loaders/scene_xml.h"
 #include "host/model/name_map.h"
 #include "isobar/geometry.h"
+#include "isobar/joint.h"
 #include "isobar/scene.h"
 #include "kernels/math/transform.h"
 
@@ -46,14 +49,42 @@ typedef struct sceneGeom {
   int rel_scope;
 } sceneGeom;
 
-/* A fixed joint (every other kind is rejected by the parsers). */
+/* A joint between two links. Fixed joints are merged by scene_build; the others become model
+ * joints between the links' bodies. Frames as Drake's parsers make them: the joint frame J at
+ * q = 0 is fixed on the parent (F = J) and on the child (M = J). */
 typedef struct sceneJoint {
-  const char *name;
+  const char *name;      /* scoped name, "model::joint" */
+  isoJointType type;
   int parent;            /* link index, or -1 for the world */
   int child;             /* link index */
+  xform X_PJ;            /* J in the parent link's frame (the world's for -1) */
+  xform X_CJ;            /* J in the child link's frame */
+  double axis[3];        /* revolute and prismatic: the axis in J, unit */
+  double lower, upper;   /* position limits; ±INFINITY: none */
+  double velocity;       /* velocity limit, > 0; INFINITY: none */
+  double damping;        /* >= 0 */
   const sceneFile *file;
   int line;
 } sceneJoint;
+
+/* An actuator on a revolute or prismatic joint (Drake's JointActuator). */
+typedef struct sceneActuator {
+  const char *name;      /* scoped name */
+  int joint;             /* index in sceneCtx.joints */
+  double effort;         /* > 0; INFINITY: unlimited */
+  double kp, kd;         /* PD gains; 0 and 0: none */
+  double rotor_inertia, gear_ratio;
+  const sceneFile *file;
+  int line;
+} sceneActuator;
+
+/* A mimic joint: q_follower = gear_ratio·q_leader + offset (Drake's coupler constraint). */
+typedef struct sceneCoupler {
+  int follower, leader;  /* indices in sceneCtx.joints, both revolute or prismatic */
+  double gear_ratio, offset;
+  const sceneFile *file;
+  int line;
+} sceneCoupler;
 
 /* Everything one load owns. */
 typedef struct sceneCtx {
@@ -67,6 +98,10 @@ typedef struct sceneCtx {
   nameMap geom_names;    /* every name scene_geometry_name gave, for making new ones unique */
   sceneJoint *joints;    /* (njoint) */
   int njoint, joint_cap;
+  sceneActuator *actuators; /* (nactuator) */
+  int nactuator, actuator_cap;
+  sceneCoupler *couplers;   /* (ncoupler) */
+  int ncoupler, coupler_cap;
   double gravity[3];     /* world gravity, m/s² (default Drake's (0, 0, -9.81)) */
   double time_step;      /* the scene's time step, s; 0 when it gives none */
   int nvisual;           /* <visual> and URDF <material> elements seen, for the summary */
@@ -79,6 +114,13 @@ typedef struct sceneCtx {
 isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index);
 isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out);
 isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out);
+isoStatus scene_new_actuator(sceneCtx *c, sceneActuator **out);
+isoStatus scene_new_coupler(sceneCtx *c, sceneCoupler **out);
+
+/* A joint with the defaults: fixed, identity frames, axis (0, 0, 1), no limits, no damping.
+ * An actuator with Drake's defaults: unlimited effort, no gains, no rotor, gear ratio 1. */
+sceneJoint scene_default_joint(void);
+sceneActuator scene_default_actuator(void);
 
 /* A geometry definition with the parsers' defaults: the API's (Drake's) except friction,
  * which Drake's parsers set to 1.0 static and dynamic when the file gives none. */

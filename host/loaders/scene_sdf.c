@@ -2,10 +2,12 @@
  *
  * The parse is two passes. The first walks the XML (following <include>s) and records model
  * scopes, named frames (model frames, links, <frame>s, joints) each with its pose relative to
- * another frame, links with their mass properties, collisions and fixed joints. Poses may name
- * frames declared later, so only the second pass, once every name is known, resolves the frame
- * graph into world poses (with cycle detection), places links and collisions, and binds the
- * joints' parent and child names to links.
+ * another frame, links with their mass properties, collisions and joints (their type, axis,
+ * limits and Drake's extensions read by scene_sdf_joint.c). Poses may name frames declared
+ * later, so only the second pass, once every name is known, resolves the frame graph into
+ * world poses (with cycle detection), places links and collisions, binds the joints' parent
+ * and child names to links and their frames and axes to the resolved graph, and then their
+ * drake:mimic elements to the joints they name.
  *
  * Names: a model scope has a scoped path ("outer::inner"); a link's body name is
  * "<path>::<link>". A name in relative_to, <parent> or <child> is looked up in the element's
@@ -24,52 +26,6 @@
 #include "host/loaders/scene_report.h"
 #include "host/loaders/scene_sdf.h"
 #include "host/model/name_map.h"
-
-enum { F_WORLD, F_MODEL, F_LINK, F_FRAME, F_JOINT };
-
-typedef struct sdfFrame {
-  const char *name;      /* local name in `scope`; a model frame is looked up via its scope */
-  int kind;              /* F_* */
-  int scope;             /* the model scope the frame belongs to */
-  int rel_scope;         /* the scope `rel_to` and `def_rel` are looked up in */
-  const char *rel_to;    /* <pose relative_to>, NULL when absent */
-  const char *def_rel;   /* the default when absent; NULL means rel_scope's model frame */
-  xform X;               /* pose relative to that frame */
-  int link;              /* F_LINK: index in ctx links */
-  const sceneFile *file; /* where it is declared */
-  xmlNode *node;
-  int state;             /* 0 unresolved, 1 resolving (a cycle when met again), 2 resolved */
-  xform X_W;             /* resolved pose in the world */
-} sdfFrame;
-
-typedef struct sdfScope {
-  const char *name;      /* the model's name; "" for the world */
-  const char *path;      /* scoped name "outer::inner"; "" for the world */
-  int parent;            /* parent scope, -1 for the world */
-  int is_static;
-  int frame;             /* its model frame */
-} sdfScope;
-
-typedef struct sdfJoint {
-  int scope;
-  const char *parent, *child;
-  const sceneFile *file;
-  xmlNode *node;
-} sdfJoint;
-
-typedef struct sdfParser {
-  sceneCtx *c;
-  sdfScope *scopes;
-  int nscope, scope_cap;
-  sdfFrame *frames;
-  int nframe, frame_cap;
-  sdfJoint *joints;
-  int njoint, joint_cap;
-  nameMap frame_names; /* (scope, name) -> frame, links, joints and <frame>s only */
-  nameMap scope_names; /* (parent scope, name) -> nested model scope */
-  int depth; /* include nesting */
-  int nincl; /* includes followed, against ISO_SCENE_MAX_INCLUDES */
-} sdfParser;
 
 #define MAX_INCLUDE_DEPTH 32
 
@@ -105,7 +61,7 @@ static int add_frame(sdfParser *P, int kind, int scope, const char *name, const 
   fr->name = name;
   fr->X = xf_identity();
   fr->X_W = xf_identity();
-  fr->link = -1;
+  fr->link = fr->joint = -1;
   fr->file = f;
   fr->node = n;
   if (kind != F_MODEL && kind != F_WORLD && name &&
@@ -120,14 +76,13 @@ static int child_scope(const sdfParser *P, int scope, const char *name, size_t l
   return name_map_get(&P->scope_names, scope, name, len);
 }
 
-/* The frame `name` means in `scope`, or -1. */
-static int lookup(const sdfParser *P, int scope, const char *name) {
+int scene_sdf_lookup(const sdfParser *P, int scope, const char *name) {
   if (strcmp(name, "world") == 0) return 0;
   if (strcmp(name, "__model__") == 0) return P->scopes[scope].frame;
   const char *sep = strstr(name, "::");
   if (sep) {
     int s = child_scope(P, scope, name, (size_t)(sep - name));
-    return s < 0 ? -1 : lookup(P, s, sep + 2);
+    return s < 0 ? -1 : scene_sdf_lookup(P, s, sep + 2);
   }
   int fi = name_map_get(&P->frame_names, scope, name, strlen(name));
   if (fi >= 0) return fi;
@@ -140,7 +95,7 @@ static isoStatus claim_name(sdfParser *P, int scope, const char *name, const sce
   if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
   if (strcmp(name, "world") == 0 || strcmp(name, "__model__") == 0 || strstr(name, "::"))
     return scene_fail(f, n, ISO_ERR_PARSE, "the name '%s' is reserved by SDFormat", name);
-  if (lookup(P, scope, name) >= 0)
+  if (scene_sdf_lookup(P, scope, name) >= 0)
     return scene_fail(f, n, ISO_ERR_PARSE, "the name '%s' is already used in model '%s'", name,
                       P->scopes[scope].path[0] ? P->scopes[scope].path : "(world)");
   return ISO_OK;
@@ -191,17 +146,12 @@ static isoStatus read_link(sdfParser *P, const sceneFile *f, xmlNode *n, int sco
 }
 
 static isoStatus read_joint(sdfParser *P, const sceneFile *f, xmlNode *n, int scope) {
-  static const char *const elems[] = {"parent", "child", "pose", NULL};
-  static const char *const attrs[] = {"name", "type", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
   char *name = scene_attr(&c->mem, n, "name"), *type = scene_attr(&c->mem, n, "type");
   if (!type) return scene_fail(f, n, ISO_ERR_PARSE, "needs a 'type' attribute");
-  if (strcmp(type, "fixed") != 0)
-    return scene_fail(f, n, ISO_ERR_UNSUPPORTED,
-                      "joint '%s' of type '%s' is not supported yet (isobar has free bodies and fixed "
-                      "joints only)", name ? name : "", type);
-  if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
+  sdfJointSpec spec;
+  if ((st = scene_sdf_joint(c, f, n, name ? name : "", type, &spec)) != ISO_OK) return st;
   if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
   xmlNode *pn = scene_child(n, "parent"), *cn = scene_child(n, "child");
   if (!pn || !cn) return scene_fail(f, n, ISO_ERR_PARSE, "a joint needs <parent> and <child>");
@@ -211,15 +161,20 @@ static isoStatus read_joint(sdfParser *P, const sceneFile *f, xmlNode *n, int sc
   if (!s) return nomem();
   P->joints = (sdfJoint *)s;
   sdfJoint *j = &P->joints[P->njoint++];
+  memset(j, 0, sizeof *j);
   j->scope = scope;
   j->parent = scene_text(&c->mem, pn);
   j->child = scene_text(&c->mem, cn);
   j->file = f;
   j->node = n;
+  j->spec = spec;
+  j->index = -1;
   if (!j->parent || !j->child) return nomem();
   /* A joint is a frame too, by default at its child link. */
   int fi = add_frame(P, F_JOINT, scope, name, f, n);
   if (fi < 0) return nomem();
+  j->frame = fi;
+  P->frames[fi].joint = P->njoint - 1;
   P->frames[fi].def_rel = j->child;
   xmlNode *po = scene_child(n, "pose");
   if (po) {
@@ -480,7 +435,7 @@ static isoStatus resolve(sdfParser *P, int fi) {
   fr->state = 1;
   const char *target = fr->rel_to ? fr->rel_to : fr->def_rel;
   int rel_scope = fr->rel_scope;
-  int ti = target ? lookup(P, rel_scope, target) : P->scopes[rel_scope].frame;
+  int ti = target ? scene_sdf_lookup(P, rel_scope, target) : P->scopes[rel_scope].frame;
   if (ti < 0) {
     const char *path = P->scopes[rel_scope].path;
     return scene_fail(fr->file, fr->node, ISO_ERR_PARSE, "%s '%s' names no frame of model '%s'",
@@ -495,20 +450,6 @@ static isoStatus resolve(sdfParser *P, int fi) {
   return ISO_OK;
 }
 
-static isoStatus joint_link(sdfParser *P, const sdfJoint *j, const char *which, const char *name, int *link) {
-  if (strcmp(name, "world") == 0) {
-    *link = -1;
-    return ISO_OK;
-  }
-  int fi = lookup(P, j->scope, name);
-  if (fi < 0 || P->frames[fi].kind != F_LINK)
-    return scene_fail(j->file, j->node, fi < 0 ? ISO_ERR_PARSE : ISO_ERR_UNSUPPORTED,
-                      fi < 0 ? "%s '%s' names no link of model '%s'" : "%s '%s' is not a link of model '%s' (only links are supported)",
-                      which, name, P->scopes[j->scope].path);
-  *link = P->frames[fi].link;
-  return ISO_OK;
-}
-
 static isoStatus second_pass(sdfParser *P) {
   sceneCtx *c = P->c;
   isoStatus st;
@@ -519,27 +460,18 @@ static isoStatus second_pass(sdfParser *P) {
   for (int i = 0; i < c->ngeom; ++i) {
     sceneGeom *g = &c->geoms[i];
     if (!g->rel_to) continue;
-    int fi = lookup(P, g->rel_scope, g->rel_to);
+    int fi = scene_sdf_lookup(P, g->rel_scope, g->rel_to);
     if (fi < 0)
       return iso_fail(ISO_ERR_PARSE, "%s:%d: <collision>: relative_to '%s' names no frame of model '%s'", g->file->path,
                       g->line, g->rel_to, P->scopes[g->rel_scope].path);
     /* X_LC = X_LW X_WR X_RC */
     g->X_LG = xf_mul(xf_mul(xf_inv(c->links[g->link].X_WL), P->frames[fi].X_W), g->X_LG);
   }
-  for (int i = 0; i < P->njoint; ++i) {
-    const sdfJoint *j = &P->joints[i];
-    sceneJoint *sj;
-    int parent, child;
-    if ((st = joint_link(P, j, "parent", j->parent, &parent)) != ISO_OK) return st;
-    if ((st = joint_link(P, j, "child", j->child, &child)) != ISO_OK) return st;
-    if (child < 0) return scene_fail(j->file, j->node, ISO_ERR_PARSE, "the child of a joint cannot be the world");
-    if ((st = scene_new_joint(c, &sj)) != ISO_OK) return st;
-    sj->name = scene_attr(&c->mem, j->node, "name");
-    sj->parent = parent;
-    sj->child = child;
-    sj->file = j->file;
-    sj->line = scene_line(j->node);
-  }
+  for (int i = 0; i < P->njoint; ++i)
+    if ((st = scene_sdf_bind_joint(P, &P->joints[i])) != ISO_OK) return st;
+  /* Drake reads drake:mimic once every joint of the model exists. */
+  for (int i = 0; i < P->njoint; ++i)
+    if (P->joints[i].spec.mimic && (st = scene_sdf_bind_mimic(P, &P->joints[i])) != ISO_OK) return st;
   return ISO_OK;
 }
 

@@ -1,9 +1,10 @@
 /* Scene files: URDF with Drake's extensions (see include/isobar/scene.h), as Drake's URDF parser
  * reads it (multibody/parsing/detail_urdf_parser.cc, detail_urdf_geometry.cc).
  *
- * Links are read first, then joints: a joint may name links declared after it. Only fixed
- * joints exist for isobar yet; they give each child link its pose (parent pose · joint origin),
- * and the build merges the tree. Root links (no parent joint) sit at the model origin, as
+ * Links are read first, then joints (scene_urdf_joint.c): a joint may name links declared
+ * after it. Every joint gives its child link its pose at q = 0 (parent pose · joint origin);
+ * the build merges what fixed joints join and connects the rest with model joints. Mimic
+ * elements are read once every joint exists, transmissions last. Root links (no parent joint) sit at the model origin, as
  * Drake's floating bodies do by default. The link named "world" is the world: its collisions
  * are anchored and it carries no mass (Drake warns about an <inertial> there; it is reported). */
 #include <math.h>
@@ -15,11 +16,12 @@
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_props.h"
 #include "host/loaders/scene_report.h"
+#include "host/loaders/scene_urdf.h"
 
 static isoStatus nomem(void) { return iso_fail(ISO_ERR_NOMEM, "scene: out of memory"); }
 
 /* <origin xyz="..." rpy="..."/>, both optional. */
-static isoStatus read_origin(sceneCtx *c, const sceneFile *f, xmlNode *n, xform *X) {
+isoStatus scene_urdf_origin(sceneCtx *c, const sceneFile *f, xmlNode *n, xform *X) {
   static const char *const attrs[] = {"xyz", "rpy", NULL};
   isoStatus st;
   *X = xf_identity();
@@ -31,6 +33,12 @@ static isoStatus read_origin(sceneCtx *c, const sceneFile *f, xmlNode *n, xform 
   if (rpy && (st = scene_numbers(f, n, "rpy", rpy, 3, r)) != ISO_OK) return st;
   *X = xf_make(scene_rpy(r[0], r[1], r[2]), v3(p[0], p[1], p[2]));
   return ISO_OK;
+}
+
+isoStatus scene_urdf_number(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *attr, double *out, int *given) {
+  char *s = scene_attr(&c->mem, n, attr);
+  if (given) *given = s != NULL;
+  return s ? scene_numbers(f, n, attr, s, 1, out) : ISO_OK;
 }
 
 /* A numeric attribute that must be present. */
@@ -47,7 +55,7 @@ static isoStatus read_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, scen
   isoStatus st;
   if ((st = scene_check(c, f, n, elems, NULL)) != ISO_OK) return st;
   xform X;
-  if ((st = read_origin(c, f, scene_child(n, "origin"), &X)) != ISO_OK) return st;
+  if ((st = scene_urdf_origin(c, f, scene_child(n, "origin"), &X)) != ISO_OK) return st;
   /* Drake's defaults: what is absent is zero. */
   double mass = 0, I[6] = {0, 0, 0, 0, 0, 0};
   xmlNode *m = scene_child(n, "mass");
@@ -171,7 +179,7 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int
   isoGeometryDef g = scene_default_geometry();
   if ((st = read_geometry(c, f, geom, &g)) != ISO_OK) return st;
   xform X;
-  if ((st = read_origin(c, f, scene_child(n, "origin"), &X)) != ISO_OK) return st;
+  if ((st = scene_urdf_origin(c, f, scene_child(n, "origin"), &X)) != ISO_OK) return st;
   int has_friction = 0;
   xmlNode *props = scene_child(n, "drake:proximity_properties");
   if (props && (st = scene_proximity(c, f, props, 1, &g, &has_friction)) != ISO_OK) return st;
@@ -221,47 +229,9 @@ static isoStatus read_link(sceneCtx *c, const sceneFile *f, xmlNode *n, const ch
   return ISO_OK;
 }
 
-/* The link of this robot whose local name is `name`, or -1 (`links`: local name -> index). */
-static int find_link(const nameMap *links, const char *name) { return name_map_get(links, 0, name, strlen(name)); }
-
-static isoStatus read_joint(sceneCtx *c, const sceneFile *f, xmlNode *n, const nameMap *links, xform *origin) {
-  static const char *const elems[] = {"parent", "child", "origin", NULL};
-  static const char *const attrs[] = {"name", "type", NULL};
-  static const char *const la[] = {"link", NULL};
-  isoStatus st;
-  char *name = scene_attr(&c->mem, n, "name"), *type = scene_attr(&c->mem, n, "type");
-  if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
-  if (!type) return scene_fail(f, n, ISO_ERR_PARSE, "needs a 'type' attribute");
-  if (strcmp(type, "fixed") != 0)
-    return scene_fail(f, n, ISO_ERR_UNSUPPORTED,
-                      "joint '%s' of type '%s' is not supported yet (isobar has free bodies and fixed "
-                      "joints only)", name, type);
-  if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
-  xmlNode *pn = scene_child(n, "parent"), *cn = scene_child(n, "child");
-  if (!pn || !cn) return scene_fail(f, n, ISO_ERR_PARSE, "a joint needs <parent link=...> and <child link=...>");
-  if ((st = scene_check(c, f, pn, NULL, la)) != ISO_OK) return st;
-  if ((st = scene_check(c, f, cn, NULL, la)) != ISO_OK) return st;
-  char *pl = scene_attr(&c->mem, pn, "link"), *cl = scene_attr(&c->mem, cn, "link");
-  if (!pl || !cl) return scene_fail(f, n, ISO_ERR_PARSE, "<parent> and <child> need a 'link' attribute");
-  int parent = find_link(links, pl), child = find_link(links, cl);
-  if (parent < 0) return scene_fail(f, pn, ISO_ERR_PARSE, "joint '%s': no link named '%s'", name, pl);
-  if (child < 0) return scene_fail(f, cn, ISO_ERR_PARSE, "joint '%s': no link named '%s'", name, cl);
-  if (c->links[child].welded && strcmp(cl, "world") == 0)
-    return scene_fail(f, cn, ISO_ERR_PARSE, "joint '%s': the world cannot be a child", name);
-  if ((st = read_origin(c, f, scene_child(n, "origin"), origin)) != ISO_OK) return st;
-  sceneJoint *j;
-  if ((st = scene_new_joint(c, &j)) != ISO_OK) return st;
-  j->name = name;
-  j->parent = parent;
-  j->child = child;
-  j->file = f;
-  j->line = scene_line(n);
-  return ISO_OK;
-}
-
-/* Pose of link i in the model frame: its parent's pose times its joint's origin. */
-static isoStatus place(sceneCtx *c, int i, int first, int j0, const int *parent_joint, const xform *origin,
-                       int *state) {
+/* Pose of link i in the model frame: its parent's pose times its joint's origin (the child
+ * link's frame is the joint frame at q = 0). */
+static isoStatus place(sceneCtx *c, int i, int first, const int *parent_joint, int *state) {
   int k = i - first;
   if (state[k] == 2) return ISO_OK;
   int j = parent_joint[k];
@@ -274,9 +244,9 @@ static isoStatus place(sceneCtx *c, int i, int first, int j0, const int *parent_
   } else {
     state[k] = 1;
     int p = c->joints[j].parent;
-    isoStatus st = place(c, p, first, j0, parent_joint, origin, state);
+    isoStatus st = place(c, p, first, parent_joint, state);
     if (st != ISO_OK) return st;
-    c->links[i].X_WL = xf_mul(c->links[p].X_WL, origin[j - j0]);
+    c->links[i].X_WL = xf_mul(c->links[p].X_WL, c->joints[j].X_PJ);
   }
   state[k] = 2;
   return ISO_OK;
@@ -284,7 +254,7 @@ static isoStatus place(sceneCtx *c, int i, int first, int j0, const int *parent_
 
 isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, const char *model, int *first,
                            int *end) {
-  static const char *const elems[] = {"link", "joint", "material", NULL};
+  static const char *const elems[] = {"link", "joint", "material", "transmission", NULL};
   static const char *const attrs[] = {"name", "version", NULL};
   static const char *const rejected[] = {"drake:joint", "drake:linear_bushing_rpy", "drake:ball_constraint",
                                          "drake:linear_spring_damper", "drake:tendon_constraint", NULL};
@@ -317,16 +287,16 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
     return st;
   }
   *end = c->nlink;
-  int nl = *end - *first, j0 = c->njoint;
+  int nl = *end - *first;
   int *parent_joint = (int *)malloc(sizeof(int) * (size_t)(nl + 1)), *state = (int *)calloc((size_t)nl + 1, sizeof(int));
-  xform *origin = NULL;
-  int ncap = 0;
+  urdfJoints joints;
+  memset(&joints, 0, sizeof joints);
+  joints.first = c->njoint;
   st = parent_joint && state ? ISO_OK : nomem();
   for (int i = 0; i < nl && st == ISO_OK; ++i) parent_joint[i] = -1;
   for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next) {
     if (!scene_is(k, "joint")) continue;
-    xform X;
-    if ((st = read_joint(c, f, k, &links, &X)) != ISO_OK) break;
+    if ((st = scene_urdf_joint(c, f, k, model, &links, &joints)) != ISO_OK) break;
     int j = c->njoint - 1, child = c->joints[j].child - *first;
     if (parent_joint[child] >= 0) {
       st = scene_fail(f, k, ISO_ERR_PARSE, "link '%s' is already the child of joint '%s'", c->links[c->joints[j].child].name,
@@ -334,22 +304,17 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
       break;
     }
     parent_joint[child] = j;
-    if (j - j0 >= ncap) {
-      int nc = ncap ? 2 * ncap : 16;
-      xform *o = (xform *)realloc(origin, sizeof(xform) * (size_t)nc);
-      if (!o) {
-        st = nomem();
-        break;
-      }
-      origin = o;
-      ncap = nc;
-    }
-    origin[j - j0] = X;
   }
-  for (int i = *first; i < *end && st == ISO_OK; ++i) st = place(c, i, *first, j0, parent_joint, origin, state);
+  for (int i = *first; i < *end && st == ISO_OK; ++i) st = place(c, i, *first, parent_joint, state);
+  /* Drake reads mimics once every joint exists, then the transmissions. */
+  for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
+    if (scene_is(k, "joint")) st = scene_urdf_mimic(c, f, k, &joints);
+  for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
+    if (scene_is(k, "transmission")) st = scene_urdf_transmission(c, f, k, model, &joints);
   free(parent_joint);
   free(state);
-  free(origin);
+  free(joints.effort);
+  name_map_free(&joints.names);
   name_map_free(&links);
   return st;
 }

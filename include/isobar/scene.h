@@ -6,11 +6,11 @@
  *   (pose, static, nested models), <include> (uri: a path relative to the including file, an
  *   absolute one or file://, of an .sdf or .urdf file or of a folder holding model.sdf; name,
  *   pose and static overrides), <frame>, <link> (pose, inertial), <collision>
- *   (pose, geometry, surface/friction/ode/mu and mu2, drake:proximity_properties), <joint
- *   type="fixed">, <pose> with relative_to (a link, frame, joint or nested model of the same
+ *   (pose, geometry, surface/friction/ode/mu and mu2, drake:proximity_properties), <joint>
+ *   (see Joints), <pose> with relative_to (a link, frame, joint or nested model of the same
  *   model, "__model__", or "world"), degrees="true" and rotation_format="quat_xyzw".
- *   URDF (.urdf): <robot>, <link> (inertial, collision), <joint type="fixed">, the "world"
- *   link, the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
+ *   URDF (.urdf): <robot>, <link> (inertial, collision), <joint>, <transmission> (see
+ *   Joints), the "world" link, the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
  *   Geometry: box, sphere, cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
  *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
  *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
@@ -25,8 +25,9 @@
  *   parser default, which differs from the API default of 0.5.
  *
  * Bodies and names
- *   Every free link becomes one body named by its scoped name: `model::link` (nested models
- *   add their names: `outer::inner::link`; a URDF robot's name is its model name). Links joined
+ *   Every link not merged or welded becomes one body named by its scoped name: `model::link`
+ *   (nested models add their names: `outer::inner::link`; a URDF robot's name is its model
+ *   name). Links joined
  *   by fixed joints are merged into the parent link's body (the root of the fixed-joint tree
  *   names it): mass, centre of mass and inertia combined by the parallel-axis theorem, the
  *   child's collisions re-attached with composed poses. Links of a static model, links fixed
@@ -39,17 +40,41 @@
  *   parser — fine when merged into or welded to something with mass, an error for a free body.
  *   The body frame is the root link's frame; its initial pose is the link's pose in the file.
  *
+ * Joints (iso_model_add_joint; read as Drake's parsers read them)
+ *   SDFormat: revolute, continuous (revolute without position limits), prismatic, ball, fixed.
+ *   The joint frame J is where the joint's <pose> puts it (relative to the child link unless
+ *   relative_to says otherwise) with every link at its initial pose: M = J on the child, F = J
+ *   on the parent, so at q = 0 each link sits where the file puts it. <axis><xyz> is in J, or
+ *   in the frame its expressed_in names (SDFormat 1.4's use_parent_model_frame: the model
+ *   frame). <limit> lower/upper/velocity (absent: none), <dynamics><damping>. A revolute,
+ *   continuous or prismatic joint whose <effort> is not exactly 0 gets an actuator named after
+ *   it (absent or negative: no effort limit), with drake:controller_gains (p, d),
+ *   drake:rotor_inertia and drake:gear_ratio; drake:mimic (joint, multiplier, offset) couples
+ *   it to another joint of its model.
+ *   URDF: revolute, continuous, prismatic, fixed, floating. <origin> places J in the parent;
+ *   the child link's frame is J. <axis xyz> in J (default 1 0 0), <limit lower upper velocity
+ *   effort> (absent: none), <dynamics damping>, <mimic joint multiplier offset>. Actuators
+ *   come only from SimpleTransmission <transmission>s: one per transmission, named by its
+ *   <actuator>, on its <joint>, with that joint's effort limit (a limit of 0 skips it), and the
+ *   actuator's drake:controller_gains, drake:rotor_inertia and drake:gear_ratio.
+ *   Joint, actuator and joint-owned names are scoped like links ("model::joint"; a URDF
+ *   actuator "robot::actuator"). Fixed joints are merged (below); moving joints connect the
+ *   bodies of their links, with frames taken in those bodies. Bodies are added parents first.
+ *
  * What is rejected (the call fails, the message names file:line and the element)
  *   malformed XML; a missing file or mesh; a value that is not a finite number; a negative
  *   mass; a free body without mass; an inertia the model rejects (its message is kept); an
- *   unknown geometry; a relative_to naming no frame, or frames placed in a cycle; joints other
- *   than fixed, and what would change the motion if ignored (drake:joint,
- *   drake:deformable_properties, bushings, springs, constraints, placement_frame,
+ *   unknown geometry; a relative_to naming no frame, or frames placed in a cycle; SDFormat universal,
+ *   screw, gearbox and revolute2 joints and URDF planar joints, joints that form a loop or a
+ *   link that is the child of two joints, a mimic or transmission naming no joint, and what
+ *   would change the motion if ignored (drake:joint, drake:deformable_properties, bushings,
+ *   joint springs, constraints, placement_frame,
  *   <include merge="true">, <pose frame=...>, package:// and model:// uris) with
  *   ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant together.
  *
  * What is reported (isoLoadReport; with strict set, each is an ISO_ERR_UNSUPPORTED error)
  *   every element or attribute isobar does not use (plugins, joint axes of fixed joints,
+ *   joint friction (not modelled, as in Drake), <initial_position> (Drake does not read it),
  *   drake:collision_filter_group for now, a modulus on a rigid geometry, ...), one line each,
  *   in document order: "file:line: <element> ignored (why)" or "file:line: <element>
  *   attribute 'name' ignored (why)". <visual> elements (and URDF <material>) are legitimately
