@@ -117,9 +117,11 @@ static void fill_joints(const isoModel *m, flatFill *o) {
     o->dof_damping[i] = 0, o->dof_reflected[i] = 0;
     o->dof_limit[2 * i] = -INFINITY, o->dof_limit[2 * i + 1] = INFINITY;
   }
+  for (int i = 0; i < t->nv; ++i) o->dof_q[i] = -1;
   for (int j = 0; j < m->njoint; ++j) {
     const isoJointDef *d = &m->joint[j];
     const int v0 = t->joint_v0[j];
+    if (iso_joint_type_nv(d->type) == 1) o->dof_q[v0] = t->joint_q0[j];
     for (int k = 0; k < iso_joint_type_nv(d->type); ++k) o->dof_damping[v0 + k] = d->damping;
     if (iso_joint_type_nv(d->type) == 1) o->dof_limit[2 * v0] = d->position_lower, o->dof_limit[2 * v0 + 1] = d->position_upper;
   }

@@ -58,6 +58,7 @@ typedef struct modelSizes {
   X(int, tree_a0, z->ntree)               /* its block's offset in a world's A */                  \
   X(int, body_tree, z->nbody)                                                                      \
   X(int, limit_dof, z->nlimit)            /* DoFs with a finite limit, ascending */                \
+  X(int, dof_q, z->nv)                    /* a 1-DoF joint's q index, -1 for other DoFs */         \
   X(real, dof_damping, z->nv)             /* joint damping, N m s/rad or N s/m */                  \
   X(real, dof_reflected, z->nv)           /* rotor inertia times gear ratio squared, kg m² */      \
   X(real, dof_limit, 2L * z->nv)          /* lower, upper position limits; +-inf: none */          \

@@ -81,9 +81,6 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
-  if (m->trees.jointed && (m->hydro.npair > 0 || m->hydro.nfallback > 0))
-    return iso_fail(ISO_ERR_UNSUPPORTED,
-                    "iso_sim_create: this version steps jointed trees without contact geometry only");
 
   isoSim *s = (isoSim *)calloc(1, sizeof *s);
   if (!s) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");

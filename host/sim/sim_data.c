@@ -46,6 +46,7 @@ simSizes sim_data_sizes(const isoSim *s) {
     z.newton_nv = s->nv;
     z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con;
     /* a limit has two rows, a coupler two blocks; a contact's dense block is 3 rows */
+    if (m->jointed) z.con_jac = z.max_con;
     if (m->jointed)
       z.jpool = ((z.contact ? 3L * s->def.capacity.max_contacts : 0) + 2L * njoint_con) * m->max_nt;
   }

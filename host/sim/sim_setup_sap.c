@@ -94,6 +94,8 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->max_clique = (int)ncl;
   B->max_A = (int)nA; /* 0: nothing is constrained and no tree has joints (free motion skips A) */
   B->jpool = s->jpool;
+  B->con_jac = s->con_jac;
+  B->ncontact = s->ncontact;
   B->max_jpool = (int)s->data_count[SIMD_jpool];
   B->nclique = nclique;
   B->clique = clique;

@@ -13,6 +13,12 @@ isoStatus step_constraints(const stepCtx *c) {
   prepareArgs a;
   a.P = step_rigid_params(c);
   a.TS = step_tree_set(c);
+  const modelView *m = c->md;
+  a.J.nlimit = m->z.nlimit, a.J.limit_dof = m->limit_dof, a.J.dof_q = m->dof_q;
+  a.J.limits = c->param[ISO_PARAM_DOF_LIMITS];
+  a.J.ncoupler = m->z.ncoupler, a.J.coupler_dof = m->coupler_dof, a.J.coupler_ratio = m->coupler_ratio;
+  a.J.target_q = c->target_q, a.J.target_v = c->target_v;
+  a.q = c->q, a.nq = c->nq;
   a.M = p->mat;
   a.M.E = c->param[ISO_PARAM_GEOM_MODULUS];
   a.M.d = c->param[ISO_PARAM_GEOM_DISSIPATION];

@@ -53,6 +53,7 @@ typedef struct simSizes {
   long tree_work;    /* reals of a jointed tree's scratch (free motion), else 0 */
   long jpool;        /* reals of dense Jacobian blocks (constraints on jointed trees) */
   long jforce;       /* nv when the model has joint constraints, else 0 */
+  long con_jac;      /* max_con when some tree has joints, else 0 */
   long one;          /* 1: a value per world every model has */
 } simSizes;
 
@@ -83,6 +84,8 @@ typedef struct simSizes {
   X(sapPointHit, hits, z->npoint, "narrow phase", SIM_RESET_KEEP)  /* point-contact queries */          \
   /* contact dynamics (stages 5-7) */                                                                   \
   X(int, ncon, z->one, "constraints", SIM_RESET_ZERO)        /* constraints */                         \
+  X(int, ncontact, z->one, "constraints", SIM_RESET_ZERO)    /* of them contacts (the first ones) */   \
+  X(int, con_jac, z->con_jac, "constraints", SIM_RESET_KEEP) /* their dense blocks' pool offsets */     \
   X(int, needed, z->one, "constraints", SIM_RESET_ZERO)      /* constraints found (overflow: needed) */ \
   X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
   X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \

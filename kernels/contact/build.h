@@ -12,6 +12,7 @@
 #include "kernels/contact/combine.h"
 #include "kernels/math/transform.h"
 #include "kernels/sap/solve.h"
+#include "kernels/sap/tree_build.h"
 #include "kernels/world_field.h"
 
 /* Contact materials per geometry (world-stride fields, backend memory). */
@@ -34,22 +35,6 @@ typedef struct sapPointHit {
   vec3 nhat_BA, p_WCa, p_WCb;
 } sapPointHit;
 
-/* Body b's origin from the world's body poses (stage 1); the world's (b = −1) is zero. */
-static inline ISO_HD vec3 sap_body_origin(const xform *X_WB, int b) { return b >= 0 ? X_WB[b].p : v3_zero(); }
-
-/* A contact constraint between bodies ba and bb (−1: the world) at p_WC with normal n̂_BA: its
- * kind, cliques and block kinds, and its Jacobian data at the body poses X_WB. Geometries sit on free bodies,
- * and free body b is clique b (kernels/sap/step_items.h), whose block of a contact is the
- * velocity of the contact point on the body. */
-static inline ISO_HD sapJac sap_con_geometry(sapCon *c, int ba, int bb, vec3 p_WC, vec3 nhat_BA, const xform *X_WB) {
-  c->kind = SAP_CON_CONTACT;
-  c->rows = 3;
-  c->clique[0] = ba;
-  c->clique[1] = bb;
-  c->block[0] = c->block[1] = SAP_BLOCK_RIGID_POINT;
-  vec3 o[2] = {sap_body_origin(X_WB, ba), sap_body_origin(X_WB, bb)};
-  return sap_jac_make(c, p_WC, nhat_BA, o);
-}
 
 static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) {
   return wf_at(f, world, g, width)[k];
@@ -114,9 +99,10 @@ static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact
  * it with no constraints. */
 static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRec *list, int nrec, int w,
                                           const xform *X_WB, const real *v0, const sapClique *cl,
-                                          const real *A_world, real dt,
-                                          sapCon *con, int max_con, int *ncon, int *needed, uint32_t *status) {
-  int n = 0;
+                                          const real *A_world, real dt, const treeSet *TS, const svec *Sw,
+                                          sapPool *pool, sapCon *con, int max_con, int *ncon, int *needed,
+                                          uint32_t *status) {
+  int n = 0, pool_ok = 1;
   *ncon = 0;
   if (status[w] & ISO_WORLD_FROZEN) return; /* *needed keeps what an overflow needed until reset */
   for (int i = 0; i < nrec; ++i) {
@@ -127,7 +113,10 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
       if (!sap_hydro_face_params(r->area, r->p0, r->gM, r->gN, &k, &phi0, &fe0)) continue;
       if (n < max_con) {
         sapCon *c = con + n;
-        sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB);
+        sapJac j;
+        pool_ok &= sap_con_geometry_tree(c, n, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB, TS, Sw,
+                                         pool, &j);
+        if (!pool_ok) break;
         sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
         p.k = k, p.phi0 = phi0, p.fe0 = fe0;
         real EM = isinf(r->gM) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
@@ -138,7 +127,10 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
     } else if (n < max_con) { /* point contact (§4.2) */
       real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
       sapCon *c = con + n;
-      sapJac j = sap_con_geometry(c, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB);
+      sapJac j;
+      pool_ok &= sap_con_geometry_tree(c, n, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB, TS, Sw,
+                                       pool, &j);
+      if (!pool_ok) break;
       sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
       p.k = sap_combine_stiffness(kA, kB);
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);
@@ -148,7 +140,7 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
     n++;
   }
   *needed = n;
-  if (n > max_con) {
+  if (n > max_con || !pool_ok) { /* a full pool of dense blocks is an overflow of the same kind */
     status[w] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
     n = 0;
   }

@@ -42,14 +42,22 @@
 #include "kernels/math/vec3.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/sap/contact.h"
+#include "kernels/sap/joint_laws.h"
 
-/* Constraint kinds. Limits, PD controllers, couplers, welds and fixed vertices will join. */
+/* Constraint kinds (reference §5.3–5.7), in the order a world's constraints are built (§5.8):
+ * contacts, then joint limits, PD actuators, couplers. Welds and fixed vertices will join. */
 #define SAP_CON_CONTACT 0 /* 3 rows [t_x, t_y, n]; law: sapContactData (convex, lagged, similar) */
+#define SAP_CON_LIMIT 1   /* 1–2 rows [lower, upper] of a 1-DoF joint; law: sapLimitData */
+#define SAP_CON_PD 2      /* 1 row, the actuated DoF's velocity; law: sapPdData */
+#define SAP_CON_COUPLER 3 /* 1 row, v_follower − ρ·v_leader; law: sapCouplerData */
 #define SAP_MAX_ROWS 3    /* the most rows of any kind */
 
 /* Jacobian block kinds (see the top of the file). */
 #define SAP_BLOCK_RIGID_POINT 0
 #define SAP_BLOCK_POINT_MASS 1
+#define SAP_BLOCK_DENSE 2 /* rows × nv stored in the world's pool of Jacobian reals (a jointed
+                             tree's block: the point Jacobian through the tree, or unit rows of
+                             DoFs), at the constraint's offset (sapBatch.con_jac), block 0 first */
 #define SAP_BLOCK_MAX RIGID_POINT_JAC_LEN /* reals of the largest block a compact kind forms */
 
 /* One clique of a world: its DoFs v[v0, v0 + nv) and its block of A at a0 (nv·nv reals). */
@@ -64,8 +72,12 @@ typedef struct sapCon {
   unsigned char rows;     /* ≤ SAP_MAX_ROWS */
   unsigned char block[2]; /* SAP_BLOCK_* of the block on clique[q] */
   int clique[2];          /* −1: none (the world) */
-  int contact;            /* SAP_CON_CONTACT: index of its record in the world's contact list */
-  sapContactData data;    /* SAP_CON_CONTACT: the law's data */
+  int contact;            /* SAP_CON_CONTACT: index of its record in the world's contact list;
+                             a joint kind: the DoF or actuator it acts on (results) */
+  union {
+    sapContactData data;    /* SAP_CON_CONTACT: the law's data */
+    sapJointLawData jdata;  /* the joint kinds' */
+  };
 } sapCon;
 
 /* A constraint's Jacobian data at this step, formed from its compact data where it is needed. */
@@ -74,6 +86,7 @@ typedef struct sapJac {
   int block[2], clique[2];
   mat3 R_WC;  /* the constraint frame; columns Cx, Cy, Cz = n̂_AB for a contact */
   vec3 r[2];  /* RIGID_POINT: the point minus the clique's origin, world frame */
+  const real *Jd[2]; /* DENSE: the block in the world's pool */
 } sapJac;
 
 /* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
@@ -99,6 +112,7 @@ static inline ISO_HD sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_B
   j.R_WC = sap_frame_from_z(v3_neg(nhat_BA));
   j.r[0] = v3_sub(p_WC, o[0]);
   j.r[1] = v3_sub(p_WC, o[1]);
+  j.Jd[0] = j.Jd[1] = (const real *)0;
   return j;
 }
 
@@ -114,6 +128,8 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
         scratch[3 * i + 0] = s * c.x, scratch[3 * i + 1] = s * c.y, scratch[3 * i + 2] = s * c.z;
       }
       return scratch;
+    case SAP_BLOCK_DENSE:
+      return j->Jd[q];
     case SAP_BLOCK_RIGID_POINT:
     default:
       rigid_point_jacobian(j->R_WC, j->r[q], s, scratch);
@@ -322,20 +338,23 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
 static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
   real W[SAP_MAX_ROWS * SAP_MAX_ROWS];
   sap_con_delassus_W(j, cl, A_world, W);
-  switch (c->kind) {
-    case SAP_CON_CONTACT:
-    default: {
-      real f = 0;
-      for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
-      return sqrt(f) / 3;
-    }
-  }
+  /* every kind: one w for all its rows, ‖W‖_F / rows (a contact's /3; a two-row limit's W is
+   * [[a, −a], [−a, a]], so w = a = 1/A_dd for both rows, as Drake's) */
+  real f = 0;
+  for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
+  return c->kind == SAP_CON_CONTACT ? sqrt(f) / 3 : sqrt(f) / j->rows;
 }
 
 /* The law of constraint c at constraint velocities vc (c->rows): γ and G (either may be NULL),
  * returns ℓᵢ. */
 static inline ISO_HD real sap_con_law(const sapCon *c, const real *vc, real *gamma, real *G) {
   switch (c->kind) {
+    case SAP_CON_LIMIT:
+      return sap_limit_eval(&c->jdata.limit, vc, gamma, G);
+    case SAP_CON_PD:
+      return sap_pd_eval(&c->jdata.pd, vc, gamma, G);
+    case SAP_CON_COUPLER:
+      return sap_coupler_eval(&c->jdata.coupler, vc, gamma, G);
     case SAP_CON_CONTACT:
     default:
       return sap_contact_eval(&c->data, vc, gamma, G);

@@ -98,9 +98,12 @@ typedef struct sapBatch {
                           the point the offsets of its RIGID_POINT blocks are measured from */
   sapCon *con;         /* (nworld, max_con) */
   const int *ncon;     /* (nworld) */
+  const int *ncontact; /* (nworld) of them contacts: the first ones */
   const contactRec *list; /* (nworld, max_list) the contact list the constraints point into */
   real *jpool;         /* (nworld, max_jpool) dense Jacobian blocks of constraints on jointed trees */
   int max_jpool;
+  int *con_jac;        /* (nworld, max_con) where each constraint's dense blocks start in the
+                          world's pool; NULL when no model tree has joints */
   int max_list;
   real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
   real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */
@@ -128,13 +131,27 @@ static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w
 /* Constraint c of world w's Jacobian data, by kind: a contact's from its record and the step's
  * clique origins. */
 static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
-  const contactRec *r = B->list + (long)w * B->max_list + c->contact;
-  vec3 o[2] = {sap_batch_origin(B, w, c->clique[0]), sap_batch_origin(B, w, c->clique[1])};
-  switch (c->kind) {
-    case SAP_CON_CONTACT:
-    default:
-      return sap_jac_make(c, r->point, r->normal, o);
+  sapJac j;
+  if (c->kind == SAP_CON_CONTACT) {
+    const contactRec *r = B->list + (long)w * B->max_list + c->contact;
+    vec3 o[2] = {sap_batch_origin(B, w, c->clique[0]), sap_batch_origin(B, w, c->clique[1])};
+    j = sap_jac_make(c, r->point, r->normal, o);
+  } else { /* a joint kind: dense blocks only */
+    j.rows = c->rows;
+    for (int q = 0; q < 2; ++q) j.block[q] = c->block[q], j.clique[q] = c->clique[q];
+    j.Jd[0] = j.Jd[1] = (const real *)0;
   }
+  if (c->block[0] == SAP_BLOCK_DENSE || c->block[1] == SAP_BLOCK_DENSE) {
+    const long i = (long)(c - (B->con + (long)w * B->max_con));
+    const real *J = B->jpool + (long)w * B->max_jpool + B->con_jac[(long)w * B->max_con + i];
+    const sapClique *cl = sap_batch_cliques(B, w);
+    for (int q = 0; q < 2; ++q) {
+      if (c->clique[q] < 0 || c->block[q] != SAP_BLOCK_DENSE) continue;
+      j.Jd[q] = J;
+      J += c->rows * cl[c->clique[q]].nv;
+    }
+  }
+  return j;
 }
 
 /* ---- per-world items ------------------------------------------------------------------------ */

@@ -11,6 +11,7 @@
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/tree_step.h"
 #include "kernels/contact/build.h"
+#include "kernels/sap/tree_build.h"
 #include "kernels/hydro/surface.h"
 #include "kernels/sap/solve.h"
 
@@ -37,7 +38,8 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
 /* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
  * contact list), the constraints from the list, and the solver's per-step data. X_WB: the body
  * poses of stage 1 (nworld, nbody); q is not read. */
-static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const treeSet *TS, const sapMaterials *M,
+static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const treeSet *TS,
+                                            const sapJointInputs *JI, const real *q, int nq, const sapMaterials *M,
                                             const hydroWork *W, const sapPointHit *hits, int npoint,
                                             const xform *X_WB, const sapBatch *B, int *needed, uint32_t *status) {
   const xform *X_w = X_WB + (long)w * P->nbody;
@@ -53,16 +55,56 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
     list = mine;
     nrec = W->list_count[w];
   }
-  sap_build_world(M, list, nrec, w, X_w, v0, sap_batch_cliques(B, w), A_world, P->dt, B->con + (long)w * B->max_con,
-                  B->max_con, (int *)B->ncon + w, needed + w, status);
+  sapPool pool; /* dense blocks of constraints on jointed trees */
+  pool.J = B->jpool ? B->jpool + (long)w * B->max_jpool : (real *)0;
+  pool.cap = B->max_jpool;
+  pool.used = 0;
+  pool.con_jac = B->con_jac ? B->con_jac + (long)w * B->max_con : (int *)0;
+  const svec *Sw = TS->S ? TS->S + (long)w * TS->nv : (const svec *)0;
+  const int njoint_cap = JI->nlimit + TS->nact + JI->ncoupler, max_contact = B->max_con - njoint_cap;
+  sapCon *con = B->con + (long)w * B->max_con;
+  int *ncon = (int *)B->ncon + w;
+  sap_build_world(M, list, nrec, w, X_w, v0, sap_batch_cliques(B, w), A_world, P->dt, TS, Sw, &pool, con, max_contact,
+                  ncon, needed + w, status);
+  ((int *)B->ncontact)[w] = *ncon;
+  if (njoint_cap > 0 && !(status[w] & ISO_WORLD_FROZEN)) {
+    const int n = sap_build_joint_world(w, TS, JI, q + (long)w * nq, v0, B->vstar + (long)w * B->nv,
+                                        sap_batch_cliques(B, w), A_world, P->dt, con, *ncon, B->max_con, &pool);
+    if (n > B->max_con) { /* the pool of dense blocks is full */
+      status[w] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+      *ncon = 0;
+      ((int *)B->ncontact)[w] = 0;
+    } else {
+      *ncon = n;
+    }
+  }
   sap_setup_world(B, w);
 }
 
 /* World w: positions from the solved velocities (the last Newton check evaluated the impulses
  * at these velocities already). */
+/* World w's joint constraints at the solved velocities: their generalized force Jᵀγ/δt
+ * (jforce, nv per world; NULL: the model has none) and each PD actuator's effort γ/δt. */
+static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, real dt, int nact, real *jforce, real *applied) {
+  if (!jforce) return;
+  real *f = jforce + (long)w * B->nv;
+  for (int i = 0; i < B->nv; ++i) f[i] = 0;
+  const sapCon *con = B->con + (long)w * B->max_con;
+  const sapClique *cl = sap_batch_cliques(B, w);
+  const real *v = B->v + (long)w * B->nv;
+  for (int i = B->ncontact[w]; i < B->ncon[w]; ++i) {
+    const sapJac j = sap_con_jac(B, w, con + i);
+    real g[SAP_MAX_ROWS];
+    sap_con_eval(con + i, &j, cl, v, g, (real *)0);
+    sap_con_apply_t(&j, cl, g, 1 / dt, f);
+    if (con[i].kind == SAP_CON_PD) applied[(long)w * nact + con[i].contact] = g[0] / dt;
+  }
+}
+
 static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B, real *q,
-                                           int nq, real *time, real *applied, uint32_t *status) {
+                                           int nq, real *time, real *applied, real *jforce, uint32_t *status) {
   if (status[w] & ISO_WORLD_FROZEN) return;
+  sap_joint_results(w, B, P->dt, TS->nact, jforce, applied);
   for (int a = 0; a < TS->nact; ++a)
     if (!tree_is_pd(TS, w, a)) applied[(long)w * TS->nact + a] = tree_clamped_effort(TS, w, a);
   if (!tree_set_integrate(TS, q + (long)w * nq, B->v + (long)w * B->nv, nq, P->dt)) {

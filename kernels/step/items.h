@@ -73,6 +73,9 @@ static inline ISO_HD void sap_points_item_at(const pointArgs *a, long i) {
 typedef struct prepareArgs {
   rigidParams P;
   treeSet TS;
+  sapJointInputs J;        /* joint constraints' inputs */
+  const real *q;           /* (nworld, nq): 1-DoF joint positions for the joint constraints */
+  int nq;
   sapMaterials M;
   hydroWork W;
   int has_list;            /* the contact list exists (anything can touch) */
@@ -85,7 +88,7 @@ typedef struct prepareArgs {
 } prepareArgs;
 
 static inline ISO_HD void sap_prepare_item_at(const prepareArgs *a, long w) {
-  sap_prepare_world((int)w, &a->P, &a->TS, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
+  sap_prepare_world((int)w, &a->P, &a->TS, &a->J, a->q, a->nq, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
                     a->needed, a->status);
 }
 
@@ -103,12 +106,13 @@ typedef struct finishArgs {
   sapBatch B;
   real *q, *time;   /* (nworld, nq), (nworld) */
   real *applied;    /* (nworld, nact) actuation applied */
+  real *jforce;     /* (nworld, nv) joint constraints' generalized force, or NULL */
   int nq;
   uint32_t *status; /* (nworld) */
 } finishArgs;
 
 static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
-  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->applied, a->status);
+  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->applied, a->jforce, a->status);
 }
 
 #endif
