@@ -205,8 +205,10 @@ isoStatus iso_sim_update_contact(isoSim *s) {
   isoStatus st = step_collide_only(&c);
   if (s->contact) s->contact->updated = 1;
   /* the last step's constraints point into the list just rewritten: they describe it no more */
-  if (st == ISO_OK && s->sap && s->sap->enabled)
+  if (st == ISO_OK && s->sap && s->sap->enabled) {
     st = backend_memset0(&s->be, s->ncon, sizeof(int) * (size_t)s->nworld);
+    if (st == ISO_OK) st = backend_memset0(&s->be, s->ncontact, sizeof(int) * (size_t)s->nworld);
+  }
   return st;
 }
 
