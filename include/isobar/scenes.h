@@ -31,6 +31,20 @@ isoStatus iso_scene_contact_model(double dt, isoModel **out);
  * generator seeded by k (bodies start just above their supports). */
 isoStatus iso_scene_contact_init(isoSim *sim);
 
+/* A pick: a parallel gripper above a compliant 6 cm cube of 0.1 kg resting on a rigid ground.
+ * The gripper is one tree: a carriage of 1 kg on a vertical prismatic joint "lift" (q = 0 with
+ * the carriage 0.2 m above the ground) and two fingers of 0.1 kg on prismatic joints "left" and
+ * "right" (q = 0 open, 5 cm each side of the cube; positive q closes), each a rigid
+ * 2 × 4 × 10 cm box. Three PD actuators (named after their joints): lift kp 4000, kd 400,
+ * effort 100 N; fingers kp 400, kd 20, effort 8 N. Hydroelastic contact (rigid fingers and
+ * ground, compliant cube, friction 1). Returns a compiled model with time step `dt` (> 0). */
+isoStatus iso_scene_pick_model(double dt, isoModel **out);
+
+/* The PD targets of the pick at time t (s), for every world: descend by 2 cm (0 – 0.2 s),
+ * close on the cube (0.2 – 0.5 s), lift by 10 cm (0.5 – 1.0 s), hold. Call before the steps of a
+ * new phase, or every step. */
+isoStatus iso_scene_pick_targets(isoSim *sim, double t);
+
 #ifdef __cplusplus
 }
 #endif
