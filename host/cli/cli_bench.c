@@ -10,18 +10,21 @@
 
 static void bench_usage(FILE *f) {
   fprintf(f,
-          "usage: isobar bench [--scene contact|free] [--worlds N] [--steps S] [--backend cpu|cuda|auto]\n"
+          "usage: isobar bench [--scene contact|free|pick] [--worlds N] [--steps S] [--backend cpu|cuda|auto]\n"
           "                    [--threads T] [--bodies B] [--dt DT] [--quiet]\n"
           "\n"
           "Steps N worlds of a built-in scene for S steps, prints a few worlds' final state and, as\n"
           "the last line, one JSON object: scene, worlds, bodies, steps, backend, threads, wall_s,\n"
           "world_steps_per_s, ns_per_world_step, faulted_worlds, contact_constraints,\n"
-          "sap_iterations (mean per world-step).\n"
+          "sap_iterations (mean per world-step), bytes_per_world, stage_shares (the share of each\n"
+          "stage in the step's time, CPU backend).\n"
           "  contact: a compliant box on a rigid ground, a compliant ball dropped onto it, a capsule\n"
           "           and a brick with point contact (hydroelastic and point contact together)\n"
           "  free:    B tumbling free bodies (asymmetric bricks), each world with its own spin\n"
+          "  pick:    a jointed parallel gripper (PD actuators, effort limits) that descends,\n"
+          "           closes on a compliant cube and lifts it (1 s of its schedule per 1000 steps)\n"
           "\n"
-          "  --scene S     contact (default) or free\n"
+          "  --scene S     contact (default), free or pick\n"
           "\n"
           "  --worlds N    number of worlds (default 4096)\n"
           "  --steps S     steps to take (default 1000)\n"
@@ -40,7 +43,7 @@ static int fail(const char *what, isoStatus st) {
 int cli_bench(int argc, char **argv) {
   long long worlds = 4096, steps = 1000, threads = 0, bodies = 1;
   double dt = 1e-3;
-  int quiet = 0, contact = 1;
+  int quiet = 0, contact = 1, pick = 0;
   isoBackendKind backend = ISO_BACKEND_AUTO;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -74,11 +77,12 @@ int cli_bench(int argc, char **argv) {
       }
       ++i;
     } else if (strcmp(a, "--scene") == 0) {
-      if (!val || (strcmp(val, "contact") != 0 && strcmp(val, "free") != 0)) {
-        fprintf(stderr, "isobar bench: --scene expects contact or free, got '%s'\n", val ? val : "");
+      if (!val || (strcmp(val, "contact") != 0 && strcmp(val, "free") != 0 && strcmp(val, "pick") != 0)) {
+        fprintf(stderr, "isobar bench: --scene expects contact, free or pick, got '%s'\n", val ? val : "");
         return 2;
       }
       contact = strcmp(val, "contact") == 0;
+      pick = strcmp(val, "pick") == 0;
       ++i;
     } else if (strcmp(a, "--quiet") == 0) {
       quiet = 1;
@@ -90,8 +94,10 @@ int cli_bench(int argc, char **argv) {
 
   isoModel *model = NULL;
   isoSim *sim = NULL;
-  isoStatus st = contact ? iso_scene_contact_model(dt, &model) : iso_scene_tumbling_model((int)bodies, dt, &model);
-  if (contact) bodies = 4;
+  isoStatus st = pick      ? iso_scene_pick_model(dt, &model)
+                 : contact ? iso_scene_contact_model(dt, &model)
+                           : iso_scene_tumbling_model((int)bodies, dt, &model);
+  if (contact || pick) bodies = 4;
   if (st != ISO_OK) return fail("building the scene", st);
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = (int)worlds;
@@ -100,7 +106,7 @@ int cli_bench(int argc, char **argv) {
   st = iso_sim_create(model, &sd, &sim);
   iso_model_destroy(model);
   if (st != ISO_OK) return fail("creating the sim", st);
-  st = contact ? iso_scene_contact_init(sim) : iso_scene_tumbling_init(sim);
+  st = pick ? iso_scene_pick_targets(sim, 0) : contact ? iso_scene_contact_init(sim) : iso_scene_tumbling_init(sim);
   if (st != ISO_OK) {
     iso_sim_destroy(sim);
     return fail("setting initial states", st);
@@ -113,12 +119,15 @@ int cli_bench(int argc, char **argv) {
   long long sap_iters = 0;
   double t0 = cli_now();
   for (long long s = 0; s < steps; ++s) {
-    st = iso_sim_step(sim);
+    /* the pick's targets follow its schedule (descend, close, lift), set every step as a
+     * controller would */
+    st = pick ? iso_scene_pick_targets(sim, (double)s * dt) : ISO_OK;
+    if (st == ISO_OK) st = iso_sim_step(sim);
     if (st != ISO_OK) {
       iso_sim_destroy(sim);
       return fail("stepping", st);
     }
-    if (contact && iso_sim_backend(sim) == ISO_BACKEND_CPU) {
+    if ((contact || pick) && iso_sim_backend(sim) == ISO_BACKEND_CPU) {
       isoSolverStats ss;
       if (iso_sim_get_solver_stats(sim, 0, &ss) == ISO_OK) sap_iters += ss.iterations;
     }
@@ -169,12 +178,26 @@ int cli_bench(int argc, char **argv) {
     }
   }
   double wsps = wall > 0 ? (double)worlds * (double)steps / wall : 0;
+  /* where the time went, as shares of the stages' sum (CPU backend; 0 on CUDA) */
+  double stage[16] = {0}, total = 0;
+  int nstage = 0;
+  iso_sim_get_stage_times(sim, stage, 16, &nstage);
+  for (int k = 0; k < nstage && k < 16; ++k) total += stage[k];
+  char shares[512];
+  int pos = 0;
+  for (int k = 0; k < nstage && k < 16 && pos < (int)sizeof shares - 64; ++k)
+    pos += snprintf(shares + pos, sizeof shares - (size_t)pos, "%s\"%s\": %.3f", k ? ", " : "", iso_sim_stage_name(k),
+                    total > 0 ? stage[k] / total : 0.0);
+  size_t bytes = 0;
+  iso_sim_memory_per_world(sim, &bytes);
   printf("{\"scene\": \"%s\", \"worlds\": %lld, \"bodies\": %lld, \"steps\": %lld, \"backend\": \"%s\", "
          "\"threads\": %d, \"wall_s\": %.6f, \"world_steps_per_s\": %.1f, \"ns_per_world_step\": %.2f, "
-         "\"faulted_worlds\": %d, \"contact_constraints\": %lld, \"sap_iterations\": %.3f}\n",
-         contact ? "contact" : "free", worlds, bodies, steps, iso_backend_name(iso_sim_backend(sim)),
+         "\"faulted_worlds\": %d, \"contact_constraints\": %lld, \"sap_iterations\": %.3f, "
+         "\"bytes_per_world\": %zu, \"stage_shares\": {%s}}\n",
+         pick ? "pick" : contact ? "contact" : "free", worlds, bodies, steps, iso_backend_name(iso_sim_backend(sim)),
          iso_sim_threads(sim), wall, wsps,
-         wsps > 0 ? 1e9 / wsps : 0.0, faulted, ncon, steps > 0 ? (double)sap_iters / (double)steps : 0.0);
+         wsps > 0 ? 1e9 / wsps : 0.0, faulted, ncon, steps > 0 ? (double)sap_iters / (double)steps : 0.0, bytes,
+         shares);
   iso_sim_destroy(sim);
   return 0;
 }
