@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,4 +326,144 @@ Test(cli_run, state_hash_is_the_final_state_whatever_the_threads) {
   cr_assert_eq(here, h1, "isobar run says %016" PRIx64 ", the library's state hashes to %016" PRIx64, h1, here);
   iso_sim_destroy(sim);
   iso_model_destroy(m);
+}
+
+/* The row of `text` (a CSV file) that starts with `prefix`, copied into line (or "" when none). */
+static void row_starting(const char *text, const char *prefix, char *line, size_t cap) {
+  line[0] = '\0';
+  const char *at = text;
+  size_t n = strlen(prefix);
+  while (at && *at) {
+    if (strncmp(at, prefix, n) == 0) {
+      const char *nl = strchr(at, '\n');
+      size_t len = nl ? (size_t)(nl - at) : strlen(at);
+      if (len >= cap) len = cap - 1;
+      memcpy(line, at, len);
+      line[len] = '\0';
+      return;
+    }
+    at = strchr(at, '\n');
+    if (at) ++at;
+  }
+}
+
+/* --joint-position reaches the joints' recording and the bodies' poses; --effort the actuation. */
+Test(cli_run, joint_flags_reach_the_recordings) {
+  char args[2048], csv[600], bodies[600], line[512], *out, *err;
+  snprintf(csv, sizeof csv, "%s/joints.csv", tmpdir);
+  snprintf(bodies, sizeof bodies, "%s/bodies.csv", tmpdir);
+  snprintf(args, sizeof args,
+           "\"%s\" --worlds 2 --steps 1 --backend cpu --quiet --joint-position pivot=0.3 --effort pendulum::pivot=2 "
+           "--record-joints \"%s\" --record \"%s\"",
+           src("examples/pendulum.sdf"), csv, bodies);
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  char *text = slurp(csv);
+  cr_assert(strncmp(text, "step,time,world,joint,q,v,effort\n", 33) == 0, "header: '%.40s'", text);
+  row_starting(text, "0,0,1,", line, sizeof line);
+  cr_assert_str_eq(line, "0,0,1,pendulum::pivot,0.29999999999999999,0,0", "step 0: the position set, no effort yet");
+  row_starting(text, "1,0.001,1,", line, sizeof line);
+  double q = 0, v = 0, u = 0;
+  cr_assert_eq(sscanf(line, "1,0.001,1,pendulum::pivot,%lf,%lf,%lf", &q, &v, &u), 3, "'%s'", line);
+  cr_assert_eq(u, 2.0, "the effort applied in the step");
+  /* gravity pulls the bob back (about −g sin(0.3)/l), the effort of 2 N m forward: v < 0 */
+  cr_assert(v < 0 && v > -0.01, "v = %g", v);
+  free(text);
+  /* the body's pose is the joint's rotation about y at the pivot, 2 m up */
+  text = slurp(bodies);
+  row_starting(text, "0,0,0,pendulum::bob,", line, sizeof line);
+  double p[3], qt[4], vel[6];
+  cr_assert_eq(sscanf(line, "0,0,0,pendulum::bob,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &p[0], &p[1], &p[2],
+                      &qt[0], &qt[1], &qt[2], &qt[3], &vel[0], &vel[1], &vel[2], &vel[3], &vel[4], &vel[5]),
+               13, "'%s'", line);
+  cr_assert(p[0] == 0 && p[1] == 0 && p[2] == 2, "the body frame sits at the pivot: '%s'", line);
+  cr_assert_float_eq(qt[0], cos(0.15), 1e-15);
+  cr_assert_float_eq(qt[2], sin(0.15), 1e-15);
+  cr_assert(qt[1] == 0 && qt[3] == 0, "'%s'", line);
+  free(text);
+  free(out);
+  free(err);
+}
+
+/* A ball joint's DoFs are recorded one row each, named with their index, q the rotation vector. */
+Test(cli_run, ball_joint_rows_hold_the_rotation_vector) {
+  char args[2048], csv[600], line[512], *out, *err;
+  snprintf(csv, sizeof csv, "%s/ball.csv", tmpdir);
+  /* a rotation of 0.8 rad about (0, 0.6, 0.8): quaternion (cos 0.4, 0, 0.6 sin 0.4, 0.8 sin 0.4) */
+  snprintf(args, sizeof args, "\"%s\" --steps 0 --backend cpu --quiet --joint-position ball=%.17g,0,%.17g,%.17g --record-joints \"%s\"",
+           src("tests/data/scenes/joints.sdf"), cos(0.4), 0.6 * sin(0.4), 0.8 * sin(0.4), csv);
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  char *text = slurp(csv);
+  const double want[3] = {0, 0.48, 0.64};
+  for (int k = 0; k < 3; ++k) {
+    char prefix[64];
+    snprintf(prefix, sizeof prefix, "0,0,0,n::ball[%d],", k);
+    row_starting(text, prefix, line, sizeof line);
+    double q = -1;
+    cr_assert_eq(sscanf(line + strlen(prefix), "%lf", &q), 1, "no row '%s' in '%s'", prefix, text);
+    cr_assert_float_eq(q, want[k], 1e-14, "ball[%d]: %.17g", k, q);
+  }
+  row_starting(text, "0,0,0,m::hinge,", line, sizeof line);
+  cr_assert(line[0] != '\0', "every joint DoF has a row: '%s'", text);
+  free(text);
+  free(out);
+  free(err);
+}
+
+Test(cli_run, bad_joint_flags_name_the_flag_and_the_joint) {
+  const char *joints = src("tests/data/scenes/joints.sdf");
+  static const struct {
+    const char *args;
+    int rc;
+    const char *say[2];
+  } cases[] = {
+      {"--joint-position crank=1", 1, {"--joint-position", "no joint named 'crank'"}},
+      {"--joint-position ball=1,0", 1, {"--joint-position", "'n::ball' (ball) has 4 positions, got 2"}},
+      {"--joint-position hinge=nan", 2, {"--joint-position", "'hinge'"}},
+      {"--joint-position hinge=1,x", 2, {"--joint-position", "not a number"}},
+      {"--joint-target slide=0.1", 1, {"--joint-target", "joint 'm::slide' has no actuator"}},
+      {"--effort slide=1", 1, {"--effort", "joint 'm::slide' has no actuator"}},
+      {"--joint-target spin=0.1", 1, {"--joint-target", "'n::spin' has no PD gains"}},
+      {"--joint-target hinge=1,2,3", 2, {"--joint-target", "at most 2 values"}},
+      {"--effort hinge=inf", 2, {"--effort", "not finite"}},
+      {"--effort =1", 2, {"--effort", "JOINT="}},
+      {"--initial-velocity arm=1,0,0,0,0,0", 1, {"--initial-velocity", "moves with joint 'm::hinge'"}},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    char args[2048], *out, *err;
+    snprintf(args, sizeof args, "\"%s\" --steps 1 --backend cpu --quiet %s", joints, cases[i].args);
+    cr_assert_eq(run(args, &out, &err), cases[i].rc, "%s: stderr: %s", cases[i].args, err);
+    for (int k = 0; k < 2; ++k) cr_assert(strstr(err, cases[i].say[k]) != NULL, "%s: '%s' lacks '%s'", cases[i].args, err, cases[i].say[k]);
+    free(out);
+    free(err);
+  }
+  /* the recording never replaces the scene, nor shares a file with --record */
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --steps 1 --backend cpu --quiet --record-joints \"%s\"", joints, joints);
+  cr_assert_eq(run(args, &out, &err), 1);
+  has(err, "--record-joints");
+  free(out);
+  free(err);
+  snprintf(args, sizeof args, "\"%s\" --steps 1 --quiet --record-joints %s/a.csv --record %s/a.csv", joints, tmpdir, tmpdir);
+  cr_assert_eq(run(args, &out, &err), 2);
+  has(err, "two outputs");
+  free(out);
+  free(err);
+}
+
+/* A PD target is accepted on an actuator with gains and recorded with the run. */
+Test(cli_run, joint_targets_run_on_the_pd_arm) {
+  char args[2048], csv[600], line[512], *out, *err;
+  snprintf(csv, sizeof csv, "%s/arm.csv", tmpdir);
+  snprintf(args, sizeof args,
+           "\"%s\" --worlds 2 --steps 20 --backend cpu --quiet --joint-target shoulder=0.5 --joint-target elbow=-1,0 "
+           "--record-joints \"%s\"",
+           src("examples/arm_pd.urdf"), csv);
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  has(last_line(out), "\"faulted_worlds\": 0");
+  char *text = slurp(csv);
+  row_starting(text, "20,", line, sizeof line);
+  cr_assert(strstr(line, "arm_pd::shoulder") != NULL, "'%s'", line);
+  free(text);
+  free(out);
+  free(err);
 }

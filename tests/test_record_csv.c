@@ -115,8 +115,8 @@ Test(record_csv, rows_round_trip_bit_for_bit) {
       cr_assert_str_eq(r->body, names[b]);
       cr_assert(same_bits(r->time, t[w]));
       const double *qb = q + (w * NB + b) * 7, *vb = v + (w * NB + b) * 6;
-      /* The file holds p, q, v, w; the sim holds [q, p] and [w, v]. */
-      const double want[13] = {qb[4], qb[5], qb[6], qb[0], qb[1], qb[2], qb[3], vb[3], vb[4], vb[5], vb[0], vb[1], vb[2]};
+      /* The file holds p, q, v, w; the poses are [p, q] and the velocities [w, v]. */
+      const double want[13] = {qb[0], qb[1], qb[2], qb[3], qb[4], qb[5], qb[6], vb[3], vb[4], vb[5], vb[0], vb[1], vb[2]};
       for (int k = 0; k < 13; ++k) cr_assert(same_bits(r->x[k], want[k]), "world %d body %d column %d: %.17g vs %.17g", w, b, k, r->x[k], want[k]);
     }
   free(rows);

@@ -12,6 +12,9 @@ For every comparison scene of examples/:
      speed only), isobar with 4096 worlds on two threads over a window of steps after a warm-up.
 Writes bench/compare/RESULTS.md, results.json and the PNG plots.
 
+Then the jointed scenes (bench/compare/joints.py): joint angles over time against Drake and
+speed per world-step, on isobar's pendulum examples and Drake's own acrobot and cart-pole files.
+
 Environment: COMPARE_REPS (repetitions, default 3), COMPARE_QUICK=1 (a short smoke run).
 """
 import datetime
@@ -35,6 +38,7 @@ PROBE = os.path.join(OUT, "iso_probe")
 sys.path.insert(0, HERE)
 
 import drake_run as dr  # noqa: E402
+import joints  # noqa: E402
 
 QUICK = os.environ.get("COMPARE_QUICK") == "1"
 REPS = int(os.environ.get("COMPARE_REPS", "2" if QUICK else "3"))
@@ -768,6 +772,9 @@ def main():
     meta["busy_n"] = len(busy)
     meta["load_after"] = " ".join(open("/proc/loadavg").read().split()[:3])
 
+    log("jointed scenes: joint angles against Drake, speed")
+    jres = joints.run_all(REPS)
+
     log("plots and RESULTS.md")
     plot_trajectories(trajs, os.path.join(HERE, "trajectories.png"))
     plot_speed(sp, os.path.join(HERE, "speed.png"))
@@ -782,8 +789,10 @@ def main():
         for c in CAUSES]
     meta["elapsed"] = time.time() - t_start
     write_results(meta, params, agree, sp, notes)
+    with open(os.path.join(HERE, "RESULTS.md"), "a") as fh:
+        fh.write("\n".join(joints.markdown(jres)) + "\n")
     json.dump({"meta": {k: v for k, v in meta.items() if k != "causes"}, "params": params, "agreement": agree,
-               "speed": sp, "drake_patched": notes},
+               "speed": sp, "drake_patched": notes, "joints": jres},
               open(os.path.join(HERE, "results.json"), "w"), indent=1, default=float)
     log(f"done in {meta['elapsed']:.0f} s: bench/compare/RESULTS.md")
 

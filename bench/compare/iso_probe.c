@@ -6,7 +6,7 @@
  *
  *   step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,tx,ty,tz,fx,fy,fz,status
  *
- * (state as `isobar run --record`, then iso_sim_get_body_contact_wrench: torque about the body
+ * (body poses and velocities as `isobar run --record`, for jointed bodies too, then iso_sim_get_body_contact_wrench: torque about the body
  * origin and force, world frame, and the world's status bits), to --out FILE or stdout; then one
  * JSON line (on stdout with --out, else stderr): the status bits, the capacities an overflow
  * needed, the contact faces and constraints and the solver statistics of the last step.
@@ -150,9 +150,9 @@ int main(int argc, char **argv) {
   isoSim *sim = NULL;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) return die("creating the sim", st);
 
-  int nb = iso_sim_body_count(sim);
+  int nb = iso_sim_body_count(sim), nv = iso_sim_state_width(sim, ISO_STATE_V);
   double *q = malloc(sizeof(double) * (7 * (size_t)nb + 1));
-  double *v = malloc(sizeof(double) * (6 * (size_t)nb * (size_t)worlds + 1));
+  double *v = malloc(sizeof(double) * ((size_t)(nv > 6 * nb ? nv : 6 * nb) * (size_t)worlds + 1));
   if (!q || !v) return 1;
   iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_all(), v);
   for (int k = 0; k < niv; ++k) {
@@ -167,11 +167,13 @@ int main(int argc, char **argv) {
     memcpy(name, iv[k], (size_t)(eq - iv[k]));
     name[eq - iv[k]] = '\0';
     int b;
+    isoSlice qs, vs;
     if ((st = iso_scene_find_body(model, name, &b)) != ISO_OK) return die("--initial-velocity", st);
-    /* The sim's v is [w, v] per body; the option gives v then w, as isobar run's. */
+    if ((st = iso_model_body_slice(model, b, &qs, &vs)) != ISO_OK) return die("--initial-velocity", st);
+    /* A free body's v is [w, v] in the world frame; the option gives v then w, as isobar run's. */
     for (int w = 0; w < worlds; ++w) {
-      memcpy(v + 6 * ((size_t)w * nb + b), x + 3, 3 * sizeof(double));
-      memcpy(v + 6 * ((size_t)w * nb + b) + 3, x, 3 * sizeof(double));
+      memcpy(v + (size_t)w * nv + vs.start, x + 3, 3 * sizeof(double));
+      memcpy(v + (size_t)w * nv + vs.start + 3, x, 3 * sizeof(double));
     }
   }
   if ((st = iso_sim_set_state(sim, ISO_STATE_V, iso_worlds_all(), v)) != ISO_OK) return die("setting v", st);
@@ -213,8 +215,8 @@ int main(int argc, char **argv) {
     if (s % every && s != steps) continue;
     double t;
     uint32_t bits = 0;
-    iso_sim_get_state(sim, ISO_STATE_Q, iso_worlds_one(0), q);
-    iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_one(0), v);
+    iso_sim_get_body_poses(sim, iso_worlds_one(0), q); /* px py pz qw qx qy qz per body */
+    iso_sim_get_body_velocities(sim, iso_worlds_one(0), v); /* wx wy wz vx vy vz per body */
     iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t);
     iso_sim_get_status(sim, iso_worlds_one(0), &bits);
     for (int b = 0; b < nb; ++b) {
@@ -224,7 +226,7 @@ int main(int argc, char **argv) {
       if (s > 0) iso_sim_get_body_contact_wrench(sim, 0, b, w);
       const double *qb = q + 7 * b, *vb = v + 6 * b;
       fprintf(f, "%lld,%.17g,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", s, t,
-              bd.name, qb[4], qb[5], qb[6], qb[0], qb[1], qb[2], qb[3], vb[3], vb[4], vb[5], vb[0], vb[1], vb[2]);
+              bd.name, qb[0], qb[1], qb[2], qb[3], qb[4], qb[5], qb[6], vb[3], vb[4], vb[5], vb[0], vb[1], vb[2]);
       fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%u\n", w[0], w[1], w[2], w[3], w[4], w[5], bits);
     }
   }

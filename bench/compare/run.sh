@@ -5,7 +5,8 @@
 #
 # Sets up bench/compare/.venv (pinned drake, mujoco, matplotlib, numpy from PyPI), builds isobar
 # (Release, build-release/) and bench/compare/out/iso_probe, then runs compare.py, which writes
-# bench/compare/RESULTS.md, results.json, trajectories.png and speed.png. Downloads ~300 MB the
+# bench/compare/RESULTS.md (jointed scenes too: bench/compare/joints.py), results.json,
+# trajectories.png and speed.png. Downloads ~300 MB the
 # first time; about 8 minutes on 2 cores after that (more when another job shares the machine:
 # each timing waits for idle CPUs, 150 s at most in all). COMPARE_REPS=N sets the repetitions
 # (default 3), COMPARE_QUICK=1 makes a short smoke run.

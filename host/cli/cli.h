@@ -4,6 +4,9 @@
 
 #include <stdio.h>
 
+#include "isobar/model.h"
+#include "isobar/sim.h"
+
 /* Wall-clock seconds from a monotonic clock. */
 double cli_now(void);
 
@@ -18,6 +21,25 @@ void cli_progress_end(cliProgress *p);
 
 /* Parse helpers: fail with a message on stderr and return 0. */
 int cli_parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out);
+
+/* A joint flag of isobar run (--joint-position, --joint-target, --effort): JOINT=x[,x...]. */
+typedef struct cliJointArg {
+  const char *flag; /* the flag, as spelled above */
+  char *joint;      /* the joint's name as given (owned) */
+  double x[7];      /* the values, finite */
+  int n;
+} cliJointArg;
+
+/* Parse "JOINT=x1,x2,..." (at most max_values finite numbers) for `flag`; on failure print why
+ * on stderr, naming the flag and the joint, and return 0 (out->joint may hold a name to free). */
+int cli_parse_joint_arg(const char *flag, const char *s, int max_values, cliJointArg *out);
+/* Free n parsed flags and the array. */
+void cli_joint_args_free(cliJointArg *a, int n);
+/* Apply the flags in order to every world of `sim`: --joint-position sets the joint's q (as many
+ * values as its positions), --joint-target its actuator's PD targets (q, and v or 0), --effort
+ * its actuator's effort. 0 with the reason on stderr (an unknown or ambiguous joint, a wrong
+ * number of values, a joint without an actuator or, for a target, without PD gains). */
+int cli_apply_joint_args(const isoModel *m, isoSim *sim, const cliJointArg *a, int n);
 
 int cli_bench(int argc, char **argv);
 int cli_run(int argc, char **argv);

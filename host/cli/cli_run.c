@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "host/base/error.h"
 #include "host/output/record_csv.h"
+#include "host/output/record_joints.h"
 #include "isobar/isobar.h"
 #include "isobar/scene.h"
 
@@ -15,7 +17,9 @@ static void run_usage(FILE *f) {
   fprintf(f,
           "usage: isobar run SCENE [--worlds N] [--steps S] [--dt DT] [--backend cpu|cuda|auto]\n"
           "                  [--threads T] [--strict] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]...\n"
-          "                  [--record FILE.csv] [--surfaces FILE.vtk] [--max-contacts N]\n"
+          "                  [--joint-position JOINT=q[,q...]]... [--joint-target JOINT=q[,v]]...\n"
+          "                  [--effort JOINT=u]... [--record FILE.csv] [--record-joints FILE.csv]\n"
+          "                  [--surfaces FILE.vtk] [--max-contacts N]\n"
           "                  [--max-candidates N] [--quiet]\n"
           "\n"
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
@@ -34,9 +38,24 @@ static void run_usage(FILE *f) {
           "  --strict       reject the scene if it holds anything isobar would ignore\n"
           "  --initial-velocity BODY=vx,vy,vz,wx,wy,wz\n"
           "                 start BODY (its link name, or model::link) in every world with this\n"
-          "                 linear and angular velocity, world frame, m/s and rad/s (repeatable)\n"
+          "                 linear and angular velocity, world frame, m/s and rad/s (repeatable; a\n"
+          "                 free body only: a jointed body moves with its joints)\n"
+          "  --joint-position JOINT=q[,q...]\n"
+          "                 start JOINT (its name, or model::joint) in every world at these positions:\n"
+          "                 as many as the joint has (revolute, prismatic: 1, rad or m; ball: a\n"
+          "                 quaternion w,x,y,z; floating: w,x,y,z,px,py,pz) (repeatable)\n"
+          "  --joint-target JOINT=q[,v]\n"
+          "                 hold the PD targets of JOINT's actuator (which needs drake:controller_gains)\n"
+          "                 at position q and velocity v (default 0) for the whole run (repeatable)\n"
+          "  --effort JOINT=u  apply effort u (N m or N) with JOINT's actuator at every step, within\n"
+          "                 its effort limit; for a PD actuator, its feed-forward term (repeatable)\n"
           "  --record FILE  write every world's bodies at every step, step 0 included, as CSV:\n"
           "                 step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
+          "                 (each body frame's pose and velocity in the world frame)\n"
+          "  --record-joints FILE  write every world's joint DoFs at every step as CSV:\n"
+          "                 step,time,world,joint,q,v,effort (one row per DoF; a ball or floating\n"
+          "                 joint's DoFs are joint[0].. with q the rotation vector, then position;\n"
+          "                 effort: what its actuator applied in the step, 0 without one)\n"
           "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
           "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n"
           "  --max-candidates N  per-world capacity of candidate element pairs (default 2048)\n"
@@ -93,14 +112,24 @@ static int parse_init_vel(const char *s, initVel *out) {
   return 1;
 }
 
-/* Give body `b` of every world the velocities of `iv`. The sim's v is [w, v] per body. */
-static isoStatus apply_init_vel(isoSim *sim, int b, const initVel *iv) {
+/* Give free body `b` of every world the velocities of `iv`: its v is [w, v] in the world frame.
+ * A body on a joint is refused (its velocity is its joints'). */
+static isoStatus apply_init_vel(const isoModel *m, isoSim *sim, int b, const initVel *iv) {
+  for (int j = 0; j < iso_model_joint_count(m); ++j) {
+    isoJointDef jd;
+    if (iso_model_get_joint(m, j, &jd) == ISO_OK && jd.child == b)
+      return iso_fail(ISO_ERR_INVALID, "body '%s' moves with joint '%s', not freely: set its joints instead", iv->body,
+                      jd.name);
+  }
+  isoSlice qs, vs;
+  isoStatus st = iso_model_body_slice(m, b, &qs, &vs);
+  if (st != ISO_OK) return st;
   int nw = iso_sim_world_count(sim), nv = iso_sim_state_width(sim, ISO_STATE_V);
   double *v = (double *)malloc(sizeof(double) * ((size_t)nw * (size_t)nv + 1));
   if (!v) return ISO_ERR_NOMEM;
-  isoStatus st = iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_all(), v);
+  st = iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_all(), v);
   for (int w = 0; w < nw && st == ISO_OK; ++w) {
-    double *vb = v + (size_t)w * (size_t)nv + 6 * (size_t)b;
+    double *vb = v + (size_t)w * (size_t)nv + (size_t)vs.start;
     memcpy(vb, iv->w, 3 * sizeof(double));
     memcpy(vb + 3, iv->v, 3 * sizeof(double));
   }
@@ -199,13 +228,15 @@ static void json_string(FILE *f, const char *s) {
 }
 
 typedef struct runArgs {
-  const char *scene, *record, *surfaces;
+  const char *scene, *record, *record_joints, *surfaces;
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
   int strict, quiet, allow_faults;
   isoBackendKind backend;
   initVel *iv;
   int niv;
+  cliJointArg *ja; /* --joint-position, --joint-target, --effort, in command-line order */
+  int nja;
 } runArgs;
 
 static int parse_args(int argc, char **argv, runArgs *a) {
@@ -244,12 +275,23 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       if (!parse_init_vel(val, &a->iv[a->niv])) return 2;
       a->niv++;
       ++i;
-    } else if (strcmp(o, "--record") == 0 || strcmp(o, "--surfaces") == 0) {
+    } else if (strcmp(o, "--joint-position") == 0 || strcmp(o, "--joint-target") == 0 || strcmp(o, "--effort") == 0) {
+      cliJointArg *grown = (cliJointArg *)realloc(a->ja, sizeof *a->ja * (size_t)(a->nja + 1));
+      if (!grown) return 2;
+      a->ja = grown;
+      /* values: a floating joint's 7 positions, a target's q and v, one effort */
+      const int most = strcmp(o, "--joint-position") == 0 ? 7 : strcmp(o, "--joint-target") == 0 ? 2 : 1;
+      int ok = cli_parse_joint_arg(o, val, most, &a->ja[a->nja]);
+      a->nja++; /* kept even when it failed: its name is freed with the rest */
+      if (!ok) return 2;
+      ++i;
+    } else if (strcmp(o, "--record") == 0 || strcmp(o, "--record-joints") == 0 || strcmp(o, "--surfaces") == 0) {
       if (!val) {
         fprintf(stderr, "isobar run: %s needs a file name\n", o);
         return 2;
       }
-      if (o[2] == 'r') a->record = val;
+      if (strcmp(o, "--record") == 0) a->record = val;
+      else if (o[2] == 'r') a->record_joints = val;
       else a->surfaces = val;
       ++i;
     } else if (strcmp(o, "--max-contacts") == 0) {
@@ -278,6 +320,13 @@ static int parse_args(int argc, char **argv, runArgs *a) {
     fprintf(stderr, "isobar run: which scene? (isobar run SCENE.sdf; try isobar run --help)\n");
     return 2;
   }
+  const char *outs[3] = {a->record, a->record_joints, a->surfaces};
+  for (int i = 0; i < 3; ++i)
+    for (int k = i + 1; k < 3; ++k)
+      if (outs[i] && outs[k] && strcmp(outs[i], outs[k]) == 0) {
+        fprintf(stderr, "isobar run: '%s' is given for two outputs\n", outs[i]);
+        return 2;
+      }
   return -1;
 }
 
@@ -287,15 +336,15 @@ static void print_state(const isoModel *m, const isoSim *sim) {
   double *q = (double *)malloc(sizeof(double) * (7 * (size_t)nb + 1));
   double *v = (double *)malloc(sizeof(double) * (6 * (size_t)nb + 1));
   double t = 0;
-  if (q && v && iso_sim_get_state(sim, ISO_STATE_Q, iso_worlds_one(0), q) == ISO_OK &&
-      iso_sim_get_state(sim, ISO_STATE_V, iso_worlds_one(0), v) == ISO_OK &&
+  if (q && v && iso_sim_get_body_poses(sim, iso_worlds_one(0), q) == ISO_OK &&
+      iso_sim_get_body_velocities(sim, iso_worlds_one(0), v) == ISO_OK &&
       iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t) == ISO_OK) {
     printf("world 0 at t = %.6g s:\n", t);
     for (int b = 0; b < show; ++b) {
       isoBodyDef bd;
       iso_model_get_body(m, b, &bd);
-      printf("  %-32s p = (%9.5f, %9.5f, %9.5f)  v = (%8.4f, %8.4f, %8.4f)\n", bd.name, q[7 * b + 4], q[7 * b + 5],
-             q[7 * b + 6], v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
+      printf("  %-32s p = (%9.5f, %9.5f, %9.5f)  v = (%8.4f, %8.4f, %8.4f)\n", bd.name, q[7 * b], q[7 * b + 1],
+             q[7 * b + 2], v[6 * b + 3], v[6 * b + 4], v[6 * b + 5]);
     }
     if (show < nb) printf("  ... and %d more bodies\n", nb - show);
   }
@@ -327,7 +376,9 @@ static int run(const runArgs *a) {
   isoLoadReport *report = NULL;
   isoSim *sim = NULL;
   recordCsv rec;
+  recordJoints rj;
   memset(&rec, 0, sizeof rec);
+  memset(&rj, 0, sizeof rj);
   int rc = 1;
   isoStatus st = iso_scene_load(a->scene, &lo, &model, &report);
   if (st != ISO_OK) return fail("cannot load the scene", st);
@@ -335,6 +386,7 @@ static int run(const runArgs *a) {
     for (int i = 0; i < iso_load_report_count(report); ++i) fprintf(stderr, "%s\n", iso_load_report_line(report, i));
   /* Before anything is written: an output must never be one of the files the scene came from. */
   if ((a->record && (st = out_check_not_input(a->record, "--record", a->scene, model)) != ISO_OK) ||
+      (a->record_joints && (st = out_check_not_input(a->record_joints, "--record-joints", a->scene, model)) != ISO_OK) ||
       (a->surfaces && (st = out_check_not_input(a->surfaces, "--surfaces", a->scene, model)) != ISO_OK)) {
     rc = fail("refusing the output", st);
     goto done;
@@ -357,14 +409,22 @@ static int run(const runArgs *a) {
       rc = fail("--initial-velocity", st);
       goto done;
     }
-    if ((st = apply_init_vel(sim, b, &a->iv[i])) != ISO_OK) {
-      rc = fail("setting the initial velocity", st);
+    if ((st = apply_init_vel(model, sim, b, &a->iv[i])) != ISO_OK) {
+      rc = fail("--initial-velocity", st);
       goto done;
     }
   }
+  if (!cli_apply_joint_args(model, sim, a->ja, a->nja)) goto done;
   if (a->record) {
     if ((st = record_csv_open(&rec, a->record, model, sim)) != ISO_OK || (st = record_csv_write(&rec, 0, sim)) != ISO_OK) {
       rc = fail("--record", st);
+      goto done;
+    }
+  }
+  if (a->record_joints) {
+    if ((st = record_joints_open(&rj, a->record_joints, model, sim)) != ISO_OK ||
+        (st = record_joints_write(&rj, 0, sim)) != ISO_OK) {
+      rc = fail("--record-joints", st);
       goto done;
     }
   }
@@ -383,6 +443,11 @@ static int run(const runArgs *a) {
       rc = fail("--record", st);
       goto done;
     }
+    if (a->record_joints && (st = record_joints_write(&rj, s, sim)) != ISO_OK) {
+      cli_progress_end(&prog);
+      rc = fail("--record-joints", st);
+      goto done;
+    }
     if ((s & 63) == 0) cli_progress_update(&prog, s, a->steps);
   }
   /* Reading state back waits for the device, so the wall time covers all queued work. */
@@ -397,6 +462,10 @@ static int run(const runArgs *a) {
   }
   if (a->record && (st = record_csv_close(&rec)) != ISO_OK) {
     rc = fail("--record", st);
+    goto done;
+  }
+  if (a->record_joints && (st = record_joints_close(&rj)) != ISO_OK) {
+    rc = fail("--record-joints", st);
     goto done;
   }
   if (a->surfaces && write_surfaces(a->surfaces, sim) != 0) goto done;
@@ -439,6 +508,7 @@ static int run(const runArgs *a) {
   rc = bits && !a->allow_faults ? 3 : 0;
 done:
   record_csv_abort(&rec); /* a recording is kept only when the run completed (closed above) */
+  record_joints_abort(&rj);
   iso_sim_destroy(sim);
   iso_model_destroy(model);
   iso_load_report_free(report);
@@ -455,5 +525,6 @@ int cli_run(int argc, char **argv) {
   if (rc < 0) rc = run(&a);
   for (int i = 0; i < a.niv; ++i) free((char *)a.iv[i].body);
   free(a.iv);
+  cli_joint_args_free(a.ja, a.nja);
   return rc;
 }

@@ -420,26 +420,41 @@ static void list_add(char *buf, size_t len, const char *name) {
   }
 }
 
-isoStatus iso_scene_find_body(const isoModel *model, const char *name, int *id) {
-  CHECK_NULL(model, "iso_scene_find_body");
-  CHECK_NULL(name, "iso_scene_find_body");
-  CHECK_NULL(id, "iso_scene_find_body");
-  int n = iso_model_body_count(model), found = -1, matches = 0;
+/* The name of item i of a model (a body or a joint), or NULL. */
+typedef const char *(*itemName)(const isoModel *model, int i);
+
+static const char *body_name(const isoModel *model, int i) {
+  isoBodyDef b;
+  return iso_model_get_body(model, i, &b) == ISO_OK ? b.name : NULL;
+}
+
+static const char *joint_name(const isoModel *model, int i) {
+  isoJointDef j;
+  return iso_model_get_joint(model, i, &j) == ISO_OK ? j.name : NULL;
+}
+
+/* iso_scene_find_body and iso_scene_find_joint: the full name, or a unique tail after "::". */
+static isoStatus find_named(const isoModel *model, const char *name, int *id, const char *fn, const char *kind,
+                            const char *kinds, int n, itemName get) {
+  CHECK_NULL(model, fn);
+  CHECK_NULL(name, fn);
+  CHECK_NULL(id, fn);
+  int found = -1, matches = 0;
   char cands[1200] = "", all[1200] = "";
   size_t nl = strlen(name);
   for (int i = 0; i < n; ++i) {
-    isoBodyDef b;
-    if (iso_model_get_body(model, i, &b) != ISO_OK) continue;
-    if (strcmp(b.name, name) == 0) {
+    const char *item = get(model, i);
+    if (!item) continue;
+    if (strcmp(item, name) == 0) {
       *id = i;
       return ISO_OK;
     }
-    size_t bl = strlen(b.name);
-    list_add(all, sizeof all, b.name);
-    if (nl > 0 && bl > nl + 2 && strcmp(b.name + bl - nl, name) == 0 && strncmp(b.name + bl - nl - 2, "::", 2) == 0) {
+    size_t bl = strlen(item);
+    list_add(all, sizeof all, item);
+    if (nl > 0 && bl > nl + 2 && strcmp(item + bl - nl, name) == 0 && strncmp(item + bl - nl - 2, "::", 2) == 0) {
       found = i;
       ++matches;
-      list_add(cands, sizeof cands, b.name);
+      list_add(cands, sizeof cands, item);
     }
   }
   if (matches == 1) {
@@ -447,6 +462,16 @@ isoStatus iso_scene_find_body(const isoModel *model, const char *name, int *id) 
     return ISO_OK;
   }
   if (matches > 1)
-    return iso_fail(ISO_ERR_INVALID, "body name '%s' is ambiguous: it matches %s; give the full name", name, cands);
-  return iso_fail(ISO_ERR_NOT_FOUND, "no body named '%s'; the bodies are: %s", name, n ? all : "(none)");
+    return iso_fail(ISO_ERR_INVALID, "%s name '%s' is ambiguous: it matches %s; give the full name", kind, name, cands);
+  return iso_fail(ISO_ERR_NOT_FOUND, "no %s named '%s'; the %s are: %s", kind, name, kinds, n ? all : "(none)");
+}
+
+isoStatus iso_scene_find_body(const isoModel *model, const char *name, int *id) {
+  return find_named(model, name, id, "iso_scene_find_body", "body", "bodies", model ? iso_model_body_count(model) : 0,
+                    body_name);
+}
+
+isoStatus iso_scene_find_joint(const isoModel *model, const char *name, int *id) {
+  return find_named(model, name, id, "iso_scene_find_joint", "joint", "joints", model ? iso_model_joint_count(model) : 0,
+                    joint_name);
 }

@@ -18,11 +18,16 @@
 
 #define RECORD_CSV_HEADER "step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz"
 
-/* Write the rows of one step. q and v are laid out as the sim's state (per world nbody·7 and
- * nbody·6 values), time has one value per world, names one per body. Returns 0 on success, -1
- * when the stream reports an error. */
+/* Write the rows of one step. X and V are laid out as iso_sim_get_body_poses and
+ * iso_sim_get_body_velocities write them (per world nbody·7 values px py pz qw qx qy qz, and
+ * nbody·6 values wx wy wz vx vy vz), time has one value per world, names one per body. Returns 0
+ * on success, -1 when the stream reports an error. */
 int record_csv_rows(FILE *f, long long step, int nworld, int nbody, const char *const *names, const double *time,
-                    const double *q, const double *v);
+                    const double *X, const double *V);
+
+/* Write `s` as one CSV field: as it is, or quoted as RFC 4180 says when it holds a comma, a quote
+ * or a line break. 0 on success, -1 on a stream error. */
+int record_csv_field(FILE *f, const char *s);
 
 /* A recorder bound to one file and one sim, with its own buffers. */
 typedef struct recordCsv {
@@ -30,7 +35,7 @@ typedef struct recordCsv {
   char *path;         /* as given, for messages */
   int nworld, nbody;
   const char **names; /* (nbody) the model's body names (owned by the model) */
-  double *q, *v, *t;  /* (nworld·nbody·7), (nworld·nbody·6), (nworld) */
+  double *X, *V, *t;  /* body poses (nworld·nbody·7), velocities (nworld·nbody·6), time (nworld) */
 } recordCsv;
 
 /* Start `path` (a temporary beside it until record_csv_close, host/output/out_file.h), write
@@ -38,7 +43,8 @@ typedef struct recordCsv {
  * recorder). ISO_ERR_IO names the file when it cannot be created. */
 isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model, const isoSim *sim);
 
-/* Append the rows of the sim's current state as step `step`. */
+/* Append the rows of the sim's current state as step `step`: every body's pose and velocity
+ * from iso_sim_get_body_poses and iso_sim_get_body_velocities (for a free body, its state). */
 isoStatus record_csv_write(recordCsv *r, long long step, const isoSim *sim);
 
 /* Flush, close and rename the recording over `path` (also harmless after a failure; r may be

@@ -137,6 +137,11 @@ void iso_load_report_free(isoLoadReport *report);
  * model, also one built through the API. */
 isoStatus iso_scene_find_body(const isoModel *model, const char *name, int *id);
 
+/* Find a joint by name the same way: the loaders name joints `model::joint`, and the plain joint
+ * name (or any tail after a `::`) works when exactly one joint has it. The same errors, listing
+ * the joints. */
+isoStatus iso_scene_find_joint(const isoModel *model, const char *name, int *id);
+
 #ifdef __cplusplus
 }
 #endif

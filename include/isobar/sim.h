@@ -175,6 +175,19 @@ isoStatus iso_sim_reset(isoSim *sim, isoWorlds worlds);
 /* Status bits (ISO_WORLD_*) of the selected worlds. */
 isoStatus iso_sim_get_status(const isoSim *sim, isoWorlds worlds, uint32_t *out);
 
+/* ---- bodies -----------------------------------------------------------------------------------
+ * Where the bodies are and how they move, from the current q and v. With joints, q is no longer
+ * a body's pose: these run the forward kinematics of every tree (on the host, on any backend).
+ * A free body's values are its state exactly (its q reordered, its v as it is). */
+
+/* Pose of every body frame in the world, per world nbody·7 values, packed as
+ * px py pz qw qx qy qz (origin in W, m; unit quaternion of R_WB), body after body. */
+isoStatus iso_sim_get_body_poses(const isoSim *sim, isoWorlds worlds, double *out);
+
+/* Spatial velocity of every body, per world nbody·6 values: wx wy wz (angular velocity, rad/s)
+ * then vx vy vz (velocity of the body origin, m/s), both in W, body after body. */
+isoStatus iso_sim_get_body_velocities(const isoSim *sim, isoWorlds worlds, double *out);
+
 /* ---- where a step's time goes ------------------------------------------------------------------
  * Wall time per stage of the step, summed over the steps since creation or the last
  * iso_sim_reset_stage_times. Measured on the CPU backend (on the CUDA backend the stages are
