@@ -211,3 +211,94 @@ Test(joint_constraints, contact_through_a_tree_matches_the_free_body) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* Statics of a PD pendulum: kp (target − q) = m g l sin q, by fixed-point iteration. */
+static double pd_statics(double m, double l, double kp, double target) {
+  double q = target;
+  for (int i = 0; i < 200; ++i) q = target - m * G * l * sin(q) / kp;
+  return q;
+}
+
+Test(joint_constraints, masses_gains_and_limits_randomised_per_world) {
+  const jbLink L = {1.0, 0.05, 0.5};
+  const double kp = 60, kd = 6, target = 0.6;
+  int joint;
+  isoModel *m = pd_pendulum(&L, kp, kd, INFINITY, &joint);
+  isoSlice vs;
+  cr_assert_eq(iso_model_joint_slice(m, joint, NULL, &vs), ISO_OK);
+  isoSim *s = jb_sim(m, 4, 2);
+  const double t4[4] = {target, target, target, target};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TARGET_POSITION, iso_worlds_all(), t4), ISO_OK);
+  /* world 1: twice the mass; world 2: twice the gains; world 3: the model's values */
+  const double mass2 = 2, gains2[2] = {2 * kp, 2 * kd};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_MASS, 0, iso_worlds_one(1), &mass2), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_ACTUATOR_GAINS, 0, iso_worlds_one(2), gains2), ISO_OK, "%s", iso_last_error());
+  steps(s, 6000);
+  double q[4], v;
+  for (int w = 0; w < 4; ++w) jb_joint_state(s, m, w, joint, &q[w], &v);
+  const double tol = 10 * 1e-6 * 2 * L.mass * G * L.length / kp; /* the PD test's bound, for the heaviest */
+  cr_assert_float_eq(q[0], pd_statics(L.mass, L.length, kp, target), tol);
+  cr_assert_float_eq(q[1], pd_statics(2 * L.mass, L.length, kp, target), tol, "world 1 (mass 2): %.9f", q[1]);
+  cr_assert_float_eq(q[2], pd_statics(L.mass, L.length, 2 * kp, target), tol, "world 2 (gains x2): %.9f", q[2]);
+  cr_assert_float_eq(q[3], q[0], 0, "world 3 is world 0");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(joint_constraints, limits_randomised_per_world) {
+  const jbLink L = {1.0, 0.05, 0.5};
+  isoModel *m = new_model();
+  isoBodyDef b = iso_default_body_def();
+  b.mass = L.mass, b.com[2] = -L.length;
+  b.inertia[0] = b.inertia[1] = b.inertia[2] = 0.4 * L.mass * L.radius * L.radius;
+  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_OK);
+  isoJointDef j = iso_default_joint_def();
+  j.child = 0, j.axis[0] = 0, j.axis[1] = 1, j.axis[2] = 0;
+  j.position_lower = 0.8;
+  int joint;
+  cr_assert_eq(iso_model_add_joint(m, &j, &joint), ISO_OK);
+  const double q0 = 1.2;
+  cr_assert_eq(iso_model_set_joint_state(m, joint, &q0, NULL), ISO_OK);
+  cr_assert_eq(iso_model_compile(m), ISO_OK);
+  isoSim *s = jb_sim(m, 2, 1);
+  const double lim1[2] = {1.0, INFINITY};
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_DOF_LIMITS, 0, iso_worlds_one(1), lim1), ISO_OK, "%s", iso_last_error());
+  steps(s, 3000);
+  double qa, qb, v;
+  jb_joint_state(s, m, 0, joint, &qa, &v);
+  jb_joint_state(s, m, 1, joint, &qb, &v);
+  /* each rests on its own limit, a few nanoradians below it (the limit test's sink) */
+  cr_assert_float_eq(qa, 0.8, 1e-6, "world 0 rests at %.9f", qa);
+  cr_assert_float_eq(qb, 1.0, 1e-6, "world 1 rests at %.9f", qb);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(joint_constraints, rotor_inertia_lengthens_the_period) {
+  const jbLink L = {1.0, 0.05, 0.5};
+  isoModel *m = new_model();
+  const int joint = jb_add_link(m, "arm", -1, 0, 0, 0, &L, 0);
+  isoActuatorDef a = iso_default_actuator_def();
+  a.joint = joint, a.rotor_inertia = 0.01, a.gear_ratio = 3; /* reflected: 0.09 kg m² */
+  cr_assert_eq(iso_model_add_actuator(m, &a, NULL), ISO_OK);
+  cr_assert_eq(iso_model_compile(m), ISO_OK);
+  isoSim *s = jb_sim(m, 1, 1);
+  jb_set_joint(s, m, 0, joint, 0.02, 0);
+  double qp, v, t[8];
+  int n = 0;
+  jb_joint_state(s, m, 0, joint, &qp, &v);
+  for (int i = 1; i <= 8000 && n < 8; ++i) {
+    steps(s, 1);
+    double q;
+    jb_joint_state(s, m, 0, joint, &q, &v);
+    if (qp < 0 && q >= 0) t[n++] = 1e-3 * (i - 1 + qp / (qp - q));
+    qp = q;
+  }
+  cr_assert_geq(n, 3);
+  const double T = (t[n - 1] - t[0]) / (n - 1);
+  const double T0 = 2 * PI * sqrt((jb_link_pivot_inertia(&L) + 0.09) / (L.mass * G * L.length));
+  /* the period with I_p + ρ² I_r, to the small-angle test's 1e-4 */
+  cr_assert_float_eq(T, T0, 1e-4 * T0, "period %.6f, expected %.6f", T, T0);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
