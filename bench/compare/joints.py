@@ -25,18 +25,20 @@ ISOBAR = os.path.join(ROOT, "build-release", "isobar")
 QUICK = os.environ.get("COMPARE_QUICK") == "1"
 
 # key, file (a path under the repository, or "drake:" + a Drake resource), title, dt, steps,
-# initial joint positions (plain joint names)
+# initial joint positions, PD position targets held for the whole run (plain joint names)
 JOINT_SCENES = [
-    ("pendulum", "examples/pendulum.sdf", "simple pendulum, 0.5 rad", 1e-3, 4000, {"pivot": 0.5}),
+    ("pendulum", "examples/pendulum.sdf", "simple pendulum, 0.5 rad", 1e-3, 4000, {"pivot": 0.5}, {}),
     ("double_pendulum", "examples/double_pendulum.sdf", "double pendulum (chaotic)", 1e-3, 3000,
-     {"shoulder": 1.0, "elbow": 0.5}),
+     {"shoulder": 1.0, "elbow": 0.5}, {}),
     ("acrobot", "drake:drake/examples/acrobot/Acrobot.urdf", "Drake's acrobot (Acrobot.urdf)", 1e-3, 3000,
-     {"ShoulderJoint": 1.0, "ElbowJoint": 0.3}),
+     {"ShoulderJoint": 1.0, "ElbowJoint": 0.3}, {}),
     ("cart_pole", "drake:drake/examples/multibody/cart_pole/cart_pole.sdf", "Drake's cart-pole (cart_pole.sdf)",
-     1e-3, 2000, {"PolePin": 0.3}),
+     1e-3, 2000, {"PolePin": 0.3}, {}),
+    ("pick", "examples/pick.sdf", "the pick: a PD gripper lifts a compliant cube (contact)", 1e-3, 1500, {},
+     {"lift": 0.1, "left": 0.04, "right": 0.04}),
 ]
 if QUICK:
-    JOINT_SCENES = [(k, f, t, dt, min(s, 200), q0) for k, f, t, dt, s, q0 in JOINT_SCENES]
+    JOINT_SCENES = [(k, f, t, dt, min(s, 200), q0, qd) for k, f, t, dt, s, q0, qd in JOINT_SCENES]
 WORLDS = 4096
 DIVERGE = 1e-6
 
@@ -62,7 +64,7 @@ def plain(name):
 class DrakeJoints:
     """A scene in a discrete MultibodyPlant (SAP, lagged), its 1-DoF joints by plain name."""
 
-    def __init__(self, path, dt, q0):
+    def __init__(self, path, dt, q0, targets=None):
         from pydrake.multibody.parsing import Parser
         from pydrake.multibody.plant import AddMultibodyPlant, MultibodyPlantConfig
         from pydrake.systems.analysis import Simulator
@@ -86,7 +88,24 @@ class DrakeJoints:
         for name, val in q0.items():
             q[self.joints[name][0]] = val
         p.SetPositions(self.ctx, q)
+        self.fix_inputs(targets or {})
         self.simulator.Initialize()
+
+    def fix_inputs(self, targets):
+        """Zero feed-forward efforts, and the PD targets [q_d; v_d = 0] of every model instance with
+        PD-controlled actuators (in actuator order, as Drake's desired-state port wants them)."""
+        from pydrake.multibody.tree import ModelInstanceIndex
+        p = self.plant
+        for mi in range(p.num_model_instances()):
+            inst = ModelInstanceIndex(mi)
+            acts = p.GetJointActuatorIndices(inst)
+            if not acts:
+                continue
+            qd = [targets.get(p.get_joint_actuator(a).joint().name(), 0.0) for a in acts
+                  if p.get_joint_actuator(a).has_controller()]
+            if qd:
+                p.get_desired_state_input_port(inst).FixValue(self.ctx, np.array(qd + [0.0] * len(qd)))
+            p.get_actuation_input_port(inst).FixValue(self.ctx, np.zeros(p.num_actuated_dofs(inst)))
 
     def trajectory(self, steps):
         """{joint: (q array, v array)} at steps 0..steps."""
@@ -106,10 +125,11 @@ class DrakeJoints:
 
 # ---- isobar --------------------------------------------------------------------------------------
 
-def iso_cmd(path, dt, steps, q0, worlds=1, threads=1):
+def iso_cmd(path, dt, steps, q0, worlds=1, threads=1, targets=None):
     return ([ISOBAR, "run", path, "--worlds", str(worlds), "--steps", str(steps), "--dt", repr(dt), "--backend", "cpu",
              "--threads", str(threads), "--quiet", "--allow-faults"] +
-            sum((["--joint-position", f"{j}={v!r}"] for j, v in q0.items()), []))
+            sum((["--joint-position", f"{j}={v!r}"] for j, v in q0.items()), []) +
+            sum((["--joint-target", f"{j}={v!r}"] for j, v in (targets or {}).items()), []))
 
 
 def iso_run(cmd):
@@ -120,9 +140,9 @@ def iso_run(cmd):
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def iso_trajectory(path, dt, steps, q0, csv_path):
+def iso_trajectory(path, dt, steps, q0, csv_path, targets=None):
     """{plain joint name: (q array, v array)} of world 0 from --record-joints."""
-    j = iso_run(iso_cmd(path, dt, steps, q0) + ["--record-joints", csv_path])
+    j = iso_run(iso_cmd(path, dt, steps, q0, targets=targets) + ["--record-joints", csv_path])
     rows = {}
     with open(csv_path, newline="") as fh:
         rd = csv.reader(fh)
@@ -140,9 +160,9 @@ def iso_trajectory(path, dt, steps, q0, csv_path):
 
 # ---- the comparison ------------------------------------------------------------------------------
 
-def agreement(key, path, dt, steps, q0):
-    I, run = iso_trajectory(path, dt, steps, q0, os.path.join(OUT, key + "_joints.csv"))
-    D = DrakeJoints(path, dt, q0).trajectory(steps)
+def agreement(key, path, dt, steps, q0, targets):
+    I, run = iso_trajectory(path, dt, steps, q0, os.path.join(OUT, key + "_joints.csv"), targets)
+    D = DrakeJoints(path, dt, q0, targets).trajectory(steps)
     res = {"steps": steps, "dt": dt, "faulted_worlds": run["faulted_worlds"], "joints": {}}
     for n, (qd, vd) in D.items():
         if n not in I:
@@ -160,26 +180,26 @@ def agreement(key, path, dt, steps, q0):
     return res
 
 
-def speed(key, path, dt, steps, q0, reps):
+def speed(key, path, dt, steps, q0, targets, reps):
     s = {"iso1": [], "isoN": [], "drake": []}
     n_steps = max(20, steps // 10)
     for _ in range(reps):
-        j = iso_run(iso_cmd(path, dt, steps, q0))
+        j = iso_run(iso_cmd(path, dt, steps, q0, targets=targets))
         s["iso1"].append(j["wall_s"] / steps)
-        j = iso_run(iso_cmd(path, dt, n_steps, q0, WORLDS, 2))
+        j = iso_run(iso_cmd(path, dt, n_steps, q0, WORLDS, 2, targets))
         s["isoN"].append(j["wall_s"] / (WORLDS * n_steps))
-        s["drake"].append(DrakeJoints(path, dt, q0).time(steps))
+        s["drake"].append(DrakeJoints(path, dt, q0, targets).time(steps))
     return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "isoN_steps": n_steps}
 
 
 def run_all(reps):
     """Every jointed scene: {key: {"title", "file", "agreement", "speed"} or {"error"}}."""
     out = {}
-    for key, f, title, dt, steps, q0 in JOINT_SCENES:
+    for key, f, title, dt, steps, q0, targets in JOINT_SCENES:
         try:
             path = resolve(f)
-            a = agreement(key, path, dt, steps, q0)
-            sp = speed(key, path, dt, steps, q0, reps)
+            a = agreement(key, path, dt, steps, q0, targets)
+            sp = speed(key, path, dt, steps, q0, targets, reps)
             out[key] = {"title": title, "file": f, "agreement": a, "speed": sp}
             worst = max((j.get("dq", 0) for j in a["joints"].values()), default=0)
             log(f"  {key}: max |dq| {worst:.3g} rad, {sp['iso1'] * 1e6:.3g} µs/step isobar, "
@@ -194,7 +214,7 @@ def markdown(res):
     """The RESULTS.md section of the jointed scenes."""
     L = ["", "## Jointed scenes", "",
          "Joint positions over time against Drake's discrete plant (same file, same dt, same initial joint "
-         "positions; no contact). `max |Δq|` over the whole trajectory and every 1-DoF joint; `parts at` is "
+         "positions and PD targets; contact only in the pick). `max |Δq|` over the whole trajectory and every 1-DoF joint; `parts at` is "
          f"the first time a joint differs by more than {DIVERGE:g} rad (or m): chaotic scenes part after a "
          "while at any precision. Speed: µs per world-step (medians), isobar on one world and one thread and "
          f"on {WORLDS} worlds and two threads (per world), Drake on one world.", "",
