@@ -31,7 +31,7 @@ JOINT_SCENES = [
     ("double_pendulum", "examples/double_pendulum.sdf", "double pendulum (chaotic)", 1e-3, 3000,
      {"shoulder": 1.0, "elbow": 0.5}, {}),
     ("acrobot", "drake:drake/examples/acrobot/Acrobot.urdf", "Drake's acrobot (Acrobot.urdf)", 1e-3, 3000,
-     {"ShoulderJoint": 1.0, "ElbowJoint": 0.3}, {}),
+     {"shoulder": 1.0, "elbow": 0.3}, {}),
     ("cart_pole", "drake:drake/examples/multibody/cart_pole/cart_pole.sdf", "Drake's cart-pole (cart_pole.sdf)",
      1e-3, 2000, {"PolePin": 0.3}, {}),
     ("pick", "examples/pick.sdf", "the pick: a PD gripper lifts a compliant cube (contact)", 1e-3, 1500, {},
