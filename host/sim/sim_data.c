@@ -35,7 +35,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.nact = m->nact;
   if (m->jointed) {
     z.tree_nv = s->nv;
-    z.tree_work = (long)m->max_nt * m->max_nt + m->max_nt + 18L * m->max_tree_bodies;
+    z.tree_work = tree_work_reals(m->max_nt, m->max_tree_bodies);
   }
   z.contact = m->npair > 0 || m->nfallback > 0;
   const long njoint_con = (long)m->nlimit + m->nact + m->ncoupler;

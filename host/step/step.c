@@ -64,7 +64,7 @@ treeSet step_tree_set(const stepCtx *c) {
   S.effort = c->effort;
   S.S = c->S;
   S.work = c->tree_work;
-  S.work_stride = (long)m->z.max_nt * m->z.max_nt + m->z.max_nt + 18L * m->z.max_tree_bodies;
+  S.work_stride = tree_work_reals(m->z.max_nt, m->z.max_tree_bodies);
   return S;
 }
 

@@ -21,6 +21,7 @@
 #include "kernels/linalg/cholesky.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/tree.h"
+#include "kernels/rigid/tree_fast.h"
 #include "kernels/sap/problem.h"
 
 /* The model's trees as the step reads them (compiled model arrays, backend memory) and the
@@ -43,8 +44,16 @@ typedef struct treeSet {
   const real *effort;        /* (nworld, nact) the caller's efforts this step; NULL: none */
   svec *S;                   /* (nworld, nv) motion axes at the step's start (free trees: unused) */
   real *work;                /* (nworld, work) scratch */
-  long work_stride;          /* reals per world: max_nt² + max_nt + 18·(bodies of the largest tree) */
+  long work_stride;          /* reals per world: tree_work_reals */
 } treeSet;
+
+/* Scratch reals a world's jointed trees need in free motion: the factor of A (nt²), τ (nt), the
+ * RNEA's velocities, accelerations and forces (3 svecs per body) and the bodies' inertias and
+ * composites (2 sinertias per body), for the largest tree. */
+static inline ISO_HD long tree_work_reals(int max_nt, int max_bodies) {
+  return (long)max_nt * max_nt + max_nt +
+         (long)max_bodies * (3 * (long)(sizeof(svec) / sizeof(real)) + 2 * (long)(sizeof(sinertia) / sizeof(real)));
+}
 
 /* Tree k's body range in T.order and DoFs. */
 static inline ISO_HD void tree_range(const treeSet *S, int k, int *b0, int *b1, int *v0, int *nt) {
@@ -100,12 +109,14 @@ static inline ISO_HD void tree_free_motion(const treeSet *S, int w, int k, const
   real *work = S->work + (long)w * S->work_stride;
   real *L = work, *tau = work + (long)S->max_nt * S->max_nt;
   svec *scratch = (svec *)(void *)(tau + S->max_nt);
+  sinertia *I = (sinertia *)(void *)(scratch + 3 * (b1 - b0)), *Ic = I + (b1 - b0);
   tree_motion_axes(&S->T, b0, b1, v0, X_WB, Sw + v0);
-  tree_mass_matrix(&S->T, w, b0, b1, v0, X_WB, Sw + v0, Ab);
+  tree_body_inertias(&S->T, w, b0, b1, X_WB, I);
+  tree_mass_matrix_cached(&S->T, b0, b1, v0, X_WB, Sw + v0, I, Ic, Ab);
   for (int i = 0; i < nt; ++i)
     Ab[(nt + 1) * i] += *wf_at(S->reflected, w, v0 + i, 1) + dt * *wf_at(S->damping, w, v0 + i, 1);
   /* τ = −(C v − τ_g) − D v0 + τ_u */
-  tree_inverse_dynamics(&S->T, w, b0, b1, v0, X_WB, Sw + v0, v, (const real *)0, scratch, tau);
+  tree_inverse_dynamics_cached(&S->T, w, b0, b1, v0, X_WB, Sw + v0, I, v, (const real *)0, scratch, tau);
   for (int i = 0; i < nt; ++i) tau[i] = -tau[i] - *wf_at(S->damping, w, v0 + i, 1) * v[v0 + i];
   tree_add_efforts(S, w, v0, nt, tau);
   for (int i = 0; i < nt * nt; ++i) L[i] = Ab[i]; /* symmetric: row- and column-major alike */
