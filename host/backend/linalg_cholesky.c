@@ -31,7 +31,8 @@ void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, c
 /* Orders at or above this use LAPACK by default. bench/cholesky.md: the hand-written kernel is
  * faster than Debian's reference LAPACK (over reference BLAS) at every n from 6 to 120, so
  * LAPACK is never the default; the path stays for comparison and for linking an optimised
- * LAPACK later (re-run bench_cholesky first). */
+ * LAPACK later (re-run bench_cholesky first). bench/bench_cholesky.c prints a copy of this value
+ * (LIB_LAPACK_MIN_N): change both together. */
 #define LAPACK_MIN_N 0x7fffffff
 
 int linalg_have_lapack(void) { return HAVE_LAPACK; }
