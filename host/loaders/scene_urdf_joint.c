@@ -176,7 +176,7 @@ isoStatus scene_urdf_mimic(sceneCtx *c, const sceneFile *f, xmlNode *n, const ur
   xmlNode *mn = scene_child(n, "mimic");
   char *fname = scene_attr(&c->mem, n, "name");
   if (!mn || !fname) return ISO_OK;
-  int follower = name_map_get(&joints->names, 0, fname, strlen(fname)), leader;
+  int follower = name_map_get(&joints->names, 0, fname, strlen(fname)), leader = -1;
   if (follower < 0 || !one_dof(c->joints[follower].type)) return ISO_OK; /* reported with the joint */
   if ((st = scene_check(c, f, mn, NULL, attrs)) != ISO_OK) return st;
   char what[300];
@@ -233,7 +233,7 @@ isoStatus scene_urdf_transmission(sceneCtx *c, const sceneFile *f, xmlNode *n, c
   if (!aname || !aname[0]) return scene_fail(f, an, ISO_ERR_PARSE, "needs a 'name' attribute");
   if (!jn) return scene_fail(f, n, ISO_ERR_PARSE, "a transmission needs a <joint>");
   if ((st = scene_check(c, f, jn, NULL, named)) != ISO_OK) return st;
-  int joint;
+  int joint = -1;
   if ((st = named_joint(c, f, jn, "name", "the transmission", joints, &joint)) != ISO_OK) return st;
   const sceneJoint *jt = &c->joints[joint];
   double effort = joints->effort[joint - joints->first];
