@@ -11,16 +11,22 @@
 
 #ifdef __CUDACC__
 #define ISO_HD __host__ __device__
+#define ISO_INLINE __forceinline__
 #define ISO_RESTRICT __restrict__
 /* A device function kept out of line: its locals then take stack once, not once per inlined
  * call (see kernels/point/epa.h). No effect on the host. */
 #define ISO_NOINLINE __noinline__
 #elif defined(__cplusplus) /* the emulated CUDA build (ISO_CUDA_EMULATE): C++ has no restrict */
 #define ISO_HD
+#define ISO_INLINE __attribute__((always_inline))
 #define ISO_RESTRICT __restrict__
 #define ISO_NOINLINE
 #else
 #define ISO_HD
+/* A small function on a hot path inlined wherever it is called: the compiler's own heuristics
+ * give up on some of the dispatching ones (a law by kind, a Jacobian by block kind) once the
+ * kinds multiply, and the call then costs more than the work. */
+#define ISO_INLINE __attribute__((always_inline))
 #define ISO_RESTRICT restrict
 #define ISO_NOINLINE
 #endif

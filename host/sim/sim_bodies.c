@@ -26,7 +26,7 @@ static treeSet host_tree_set(const isoSim *s) {
   T->X_PF = m->body_X_PF, T->X_BM = m->body_X_BM;
   T->axis = m->body_axis;
   T->order = m->tree_order, T->pos = m->tree_pos;
-  S.ntree = m->z.ntree, S.nv = s->nv, S.max_nt = m->z.max_nt;
+  S.ntree = m->z.ntree, S.nv = s->nv, S.max_nt = m->z.max_nt, S.jointed = m->z.jointed;
   S.tree_body0 = m->tree_body0, S.tree_v0 = m->tree_v0, S.tree_free = m->tree_free;
   S.tree_clique = m->tree_clique, S.tree_a0 = m->tree_a0, S.body_tree = m->body_tree;
   return S;

@@ -52,7 +52,7 @@ treeSet step_tree_set(const stepCtx *c) {
   T->inertia = c->param[ISO_PARAM_BODY_INERTIA];
   T->gravity = c->param[ISO_PARAM_GRAVITY];
   T->order = m->tree_order, T->pos = m->tree_pos;
-  S.ntree = m->z.ntree, S.nv = c->nv, S.max_nt = m->z.max_nt;
+  S.ntree = m->z.ntree, S.nv = c->nv, S.max_nt = m->z.max_nt, S.jointed = m->z.jointed;
   S.tree_body0 = m->tree_body0, S.tree_v0 = m->tree_v0, S.tree_free = m->tree_free;
   S.tree_clique = m->tree_clique, S.tree_a0 = m->tree_a0, S.body_tree = m->body_tree;
   S.damping = c->param[ISO_PARAM_DOF_DAMPING];

@@ -46,6 +46,8 @@ typedef struct stepCtx {
   struct simContact *contact;   /* collision set-up (host/step/contact_internal.h); NULL: none */
   struct simSap *sap;           /* dynamics set-up (host/step/sap_internal.h); NULL: none */
   double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated */
+  treeSet TS;                   /* the model's trees as the kernels take them (step_tree_set,
+                                   made with the context: the parameters as they are now) */
 } stepCtx;
 
 /* One step of every world. */

@@ -12,7 +12,7 @@ isoStatus step_constraints(const stepCtx *c) {
   const simSap *p = c->sap;
   prepareArgs a;
   a.P = step_rigid_params(c);
-  a.TS = step_tree_set(c);
+  a.TS = c->TS;
   const modelView *m = c->md;
   a.J.nlimit = m->z.nlimit, a.J.limit_dof = m->limit_dof, a.J.dof_q = m->dof_q;
   a.J.limits = c->param[ISO_PARAM_DOF_LIMITS];

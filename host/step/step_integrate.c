@@ -7,7 +7,7 @@
 isoStatus step_integrate(const stepCtx *c) {
   finishArgs a;
   a.P = step_rigid_params(c);
-  a.TS = step_tree_set(c);
+  a.TS = c->TS;
   a.B = c->sap->batch;
   a.q = c->q, a.time = c->time, a.nq = c->nq, a.applied = c->applied, a.jforce = c->jforce, a.status = c->status;
   return launch_sap_finish(c->be, c->nworld, &a);

@@ -7,7 +7,7 @@
 
 isoStatus step_kinematics(const stepCtx *c) {
   kinArgs k;
-  k.TS = step_tree_set(c);
+  k.TS = c->TS;
   k.q = c->q, k.nq = c->nq, k.nbody = c->nbody, k.X_WB = c->X_WB;
   isoStatus st = launch_body_pose(c->be, (long)c->nworld * k.TS.ntree, &k);
   if (st != ISO_OK || !c->contact || !c->X_WG) return st; /* nothing can touch: no geometry poses */

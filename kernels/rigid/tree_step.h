@@ -29,6 +29,8 @@
 typedef struct treeSet {
   treeModel T;               /* joints, mass properties, T.order */
   int ntree, nv, max_nt;     /* trees, DoFs per world, the largest tree's DoFs */
+  int jointed;               /* 0: every tree is one free body (body b is tree b and clique b,
+                                at q 7·b and v 6·b), which the loops below take straight */
   const int *tree_body0;     /* (ntree + 1) into T.order */
   const int *tree_v0;        /* (ntree + 1) */
   const int *tree_free;      /* (ntree) */
@@ -135,6 +137,15 @@ static inline ISO_HD void tree_free_motion(const treeSet *S, int w, int k, const
 static inline ISO_HD void tree_set_free_motion(const treeSet *S, int w, const rigidParams *P, const xform *X_WB,
                                                const real *v, real *vstar, real *A, sapClique *cl, real *origin,
                                                int *ncl) {
+  if (!S->jointed) { /* free bodies alone: the layout is fixed, no tree bookkeeping */
+    rigid_free_motion_world(w, P, X_WB, v, vstar, A);
+    for (int b = 0; b < P->nbody; ++b) {
+      cl[b].nv = RIGID_NV, cl[b].v0 = RIGID_NV * b, cl[b].a0 = RIGID_NV * RIGID_NV * b;
+      origin[3 * b] = X_WB[b].p.x, origin[3 * b + 1] = X_WB[b].p.y, origin[3 * b + 2] = X_WB[b].p.z;
+    }
+    *ncl = P->nbody;
+    return;
+  }
   int n = 0;
   for (int k = 0; k < S->ntree; ++k) {
     int b0, b1, v0, nt;
@@ -157,6 +168,10 @@ static inline ISO_HD void tree_set_free_motion(const treeSet *S, int w, const ri
 
 /* Stage 8 for world w: q from the solved v, tree by tree; 0 when the state is not finite. */
 static inline ISO_HD int tree_set_integrate(const treeSet *S, real *q, const real *v, int nq, real dt) {
+  if (!S->jointed) {
+    for (int b = 0; b < S->ntree; ++b) rigid_integrate_body(q + RIGID_NQ * b, v + RIGID_NV * b, dt);
+    return rigid_state_finite(q, v, nq, S->nv);
+  }
   for (int k = 0; k < S->ntree; ++k) {
     int b0, b1, v0, nt;
     tree_range(S, k, &b0, &b1, &v0, &nt);

@@ -102,7 +102,7 @@ static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
 
 /* The Jacobian data of contact constraint c at p_WC with normal n̂_BA (Cz = n̂_AB = −n̂_BA);
  * o[q]: the origin of clique[q] (zero for the world). */
-static inline ISO_HD sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_BA, const vec3 o[2]) {
+static inline ISO_HD ISO_INLINE sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_BA, const vec3 o[2]) {
   sapJac j;
   j.rows = c->rows;
   for (int q = 0; q < 2; ++q) {
@@ -148,7 +148,7 @@ typedef struct sapConJ {
 } sapConJ;
 
 /* The blocks of j, formed into storage[q] where j's kind is compact (see sap_block_get). */
-static inline ISO_HD sapConJ sap_jac_blocks(const sapJac *j, real storage[2][SAP_BLOCK_MAX]) {
+static inline ISO_HD ISO_INLINE sapConJ sap_jac_blocks(const sapJac *j, real storage[2][SAP_BLOCK_MAX]) {
   sapConJ b;
   b.rows = j->rows;
   for (int q = 0; q < 2; ++q) {
@@ -348,6 +348,7 @@ static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, con
 /* The law of constraint c at constraint velocities vc (c->rows): γ and G (either may be NULL),
  * returns ℓᵢ. */
 static inline ISO_HD real sap_con_law(const sapCon *c, const real *vc, real *gamma, real *G) {
+  if (c->kind == SAP_CON_CONTACT) return sap_contact_eval(&c->data, vc, gamma, G); /* the hot case first */
   switch (c->kind) {
     case SAP_CON_LIMIT:
       return sap_limit_eval(&c->jdata.limit, vc, gamma, G);

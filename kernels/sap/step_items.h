@@ -104,9 +104,11 @@ static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, real dt, i
 static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B, real *q,
                                            int nq, real *time, real *applied, real *jforce, uint32_t *status) {
   if (status[w] & ISO_WORLD_FROZEN) return;
-  sap_joint_results(w, B, P->dt, TS->nact, jforce, applied);
-  for (int a = 0; a < TS->nact; ++a)
-    if (!tree_is_pd(TS, w, a)) applied[(long)w * TS->nact + a] = tree_clamped_effort(TS, w, a);
+  if (TS->nact > 0 || jforce) { /* actuators or joint constraints: what they did this step */
+    sap_joint_results(w, B, P->dt, TS->nact, jforce, applied);
+    for (int a = 0; a < TS->nact; ++a)
+      if (!tree_is_pd(TS, w, a)) applied[(long)w * TS->nact + a] = tree_clamped_effort(TS, w, a);
+  }
   if (!tree_set_integrate(TS, q + (long)w * nq, B->v + (long)w * B->nv, nq, P->dt)) {
     status[w] |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
     return;

@@ -65,6 +65,13 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
                                                sapJac *out) {
   c->kind = SAP_CON_CONTACT;
   c->rows = 3;
+  if (!TS->jointed) { /* free bodies alone: body b is clique b */
+    c->clique[0] = ba, c->clique[1] = bb;
+    c->block[0] = c->block[1] = SAP_BLOCK_RIGID_POINT;
+    vec3 o[2] = {sap_body_origin(X_WB, ba), sap_body_origin(X_WB, bb)};
+    *out = sap_jac_make(c, p_WC, nhat_BA, o);
+    return 1;
+  }
   c->clique[0] = sap_body_clique(TS, ba, &c->block[0]);
   c->clique[1] = sap_body_clique(TS, bb, &c->block[1]);
   const int body[2] = {ba, bb};
