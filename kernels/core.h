@@ -11,7 +11,8 @@
 
 #ifdef __CUDACC__
 #define ISO_HD __host__ __device__
-#define ISO_INLINE __forceinline__
+#define ISO_INLINE /* nvcc inlines device functions this small anyway; __forceinline__ would
+                      repeat the `inline` of `static inline` */
 #define ISO_RESTRICT __restrict__
 /* A device function kept out of line: its locals then take stack once, not once per inlined
  * call (see kernels/point/epa.h). No effect on the host. */
