@@ -391,6 +391,7 @@ isoStatus iso_scene_load(const char *path, const isoLoadOptions *opt, isoModel *
   sceneCtx c;
   memset(&c, 0, sizeof c);
   c.opt = o;
+  c.packages.option = o.package_path;
   c.gravity[2] = -9.81;
   isoStatus st = scene_report_new(&c.report);
   if (st != ISO_OK) return st;

@@ -14,6 +14,7 @@
 #ifndef ISO_HOST_SCENE_DESC_H
 #define ISO_HOST_SCENE_DESC_H
 
+#include "host/loaders/scene_uri.h"
 #include "host/loaders/scene_xml.h"
 #include "host/model/name_map.h"
 #include "isobar/geometry.h"
@@ -91,6 +92,7 @@ typedef struct sceneCtx {
   isoLoadOptions opt;
   isoLoadReport *report;
   sceneMem mem;          /* the parsed files and every string and block of the load */
+  scenePackages packages; /* how package:// uris resolve (scene_uri.h) */
   sceneLink *links;      /* (nlink) in document order */
   int nlink, link_cap;
   sceneGeom *geoms;      /* (ngeom) in document order */

@@ -344,7 +344,7 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   char *uri = scene_text(&c->mem, un), *path = NULL;
   if (!uri) return nomem();
   if ((st = scene_check(c, f, un, NULL, NULL)) != ISO_OK) return st;
-  if ((st = scene_resolve_uri(&c->mem, f, un, uri, &path)) != ISO_OK) return st;
+  if ((st = scene_resolve_uri(&c->mem, &c->packages, f, un, uri, &path)) != ISO_OK) return st;
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
     /* A model folder: its model.sdf (Gazebo's model.config is not read). */

@@ -185,7 +185,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, u, NULL, NULL)) != ISO_OK) return st;
     char *uri = scene_text(&c->mem, u), *path = NULL;
     if (!uri) return nomem();
-    if ((st = scene_resolve_uri(&c->mem, f, u, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, &c->packages, f, u, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
     if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))

@@ -135,7 +135,7 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, e, a)) != ISO_OK) return st;
     char *uri = scene_attr(&c->mem, shape, "filename"), *path = NULL;
     if (!uri) return scene_fail(f, shape, ISO_ERR_PARSE, "needs a 'filename' attribute");
-    if ((st = scene_resolve_uri(&c->mem, f, shape, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, &c->packages, f, shape, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
     if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))

@@ -4,7 +4,7 @@
  * What is loaded
  *   SDFormat (.sdf, .world): <world> (gravity; physics/max_step_size as the time step), <model>
  *   (pose, static, nested models), <include> (uri: a path relative to the including file, an
- *   absolute one or file://, of an .sdf or .urdf file or of a folder holding model.sdf; name,
+ *   absolute one, file://, package:// or model:// (see Package uris), of an .sdf or .urdf file or of a folder holding model.sdf; name,
  *   pose and static overrides), <frame>, <link> (pose, inertial), <collision>
  *   (pose, geometry, surface/friction/ode/mu and mu2, drake:proximity_properties), <joint>
  *   (see Joints), <pose> with relative_to (a link, frame, joint or nested model of the same
@@ -61,6 +61,19 @@
  *   actuator "robot::actuator"). Fixed joints are merged (below); moving joints connect the
  *   bodies of their links, with frames taken in those bodies. Bodies are added parents first.
  *
+ * Package uris (mesh <uri>/filename and <include><uri>)
+ *   package://name/path and model://name/path (alike, as in Drake) are path under the root
+ *   folder of package `name`, the folder of a package.xml whose <name> is `name`, looked up in
+ *   this order, the first found winning: the name=dir entries of isoLoadOptions.package_path;
+ *   the folders above the file holding the uri (the nearest such package.xml); the folders of
+ *   isoLoadOptions.package_path and then of the environment variable ISOBAR_PACKAGE_PATH
+ *   (colon-separated, like ROS_PACKAGE_PATH), each crawled for package.xml files as ROS does
+ *   (a package's folder is not searched further, hidden folders are skipped; at most 16 deep
+ *   and 100,000 folders). ROS_PACKAGE_PATH is not read: Drake reads it only on request, so
+ *   set ISOBAR_PACKAGE_PATH=$ROS_PACKAGE_PATH to use it. Drake's own files find their package
+ *   ("drake", share/drake/package.xml) by the upward search; Drake downloads the separate
+ *   "drake_models" package on demand, isobar does not: point package_path at a copy.
+ *
  * What is rejected (the call fails, the message names file:line and the element)
  *   malformed XML; a missing file or mesh; a value that is not a finite number; a negative
  *   mass; a free body without mass; an inertia the model rejects (its message is kept); an
@@ -69,8 +82,9 @@
  *   link that is the child of two joints, a mimic or transmission naming no joint, and what
  *   would change the motion if ignored (drake:joint, drake:deformable_properties, bushings,
  *   joint springs, constraints, placement_frame,
- *   <include merge="true">, <pose frame=...>, package:// and model:// uris) with
- *   ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant together.
+ *   <include merge="true">, <pose frame=...>, uri schemes other than file://, package://
+ *   and model://) with ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant
+ *   together; a package uri naming a package that cannot be found (ISO_ERR_IO, naming it).
  *
  * What is reported (isoLoadReport; with strict set, each is an ISO_ERR_UNSUPPORTED error)
  *   every element or attribute isobar does not use (plugins, joint axes of fixed joints,
@@ -97,6 +111,13 @@ typedef struct isoLoadOptions {
                        default 0 */
   double time_step; /* > 0: the model's time step, s, whatever the scene says; 0: the scene's
                        (SDFormat <physics><max_step_size>), else 1e-3; default 0 */
+  const char *package_path; /* where package://name/... and model://name/... uris look for
+                       package `name`, besides the folders above the referring file: a
+                       colon-separated list whose entries are either name=dir (package `name`
+                       is folder dir; these come first, before the folders above the file) or
+                       a folder crawled for package.xml files, after them and before the
+                       ISOBAR_PACKAGE_PATH environment variable (same form, folders only);
+                       NULL or "" for none; default NULL. See "Package uris" above. */
 } isoLoadOptions;
 
 /* The defaults documented on each field. */
