@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_props.h"
 #include "host/loaders/scene_report.h"
@@ -254,7 +255,7 @@ static isoStatus place(sceneCtx *c, int i, int first, const int *parent_joint, i
 
 isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, const char *model, int *first,
                            int *end) {
-  static const char *const elems[] = {"link", "joint", "material", "transmission", NULL};
+  static const char *const elems[] = {"link", "joint", "material", "transmission", "drake:collision_filter_group", NULL};
   static const char *const attrs[] = {"name", "version", NULL};
   static const char *const rejected[] = {"drake:joint", "drake:linear_bushing_rpy", "drake:ball_constraint",
                                          "drake:linear_spring_damper", "drake:tendon_constraint", NULL};
@@ -311,6 +312,8 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
     if (scene_is(k, "joint")) st = scene_urdf_mimic(c, f, k, &joints);
   for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
     if (scene_is(k, "transmission")) st = scene_urdf_transmission(c, f, k, model, &joints);
+  for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
+    if (scene_is(k, "drake:collision_filter_group")) st = scene_filter_group(c, f, k, model, 1);
   free(parent_joint);
   free(state);
   free(joints.effort);

@@ -61,6 +61,15 @@
  *   actuator "robot::actuator"). Fixed joints are merged (below); moving joints connect the
  *   bodies of their links, with frames taken in those bodies. Bodies are added parents first.
  *
+ * Collision filter groups (drake:collision_filter_group; SDFormat: in a <model>, names as
+ *   element text; URDF: in the <robot>, names in link= and name= attributes)
+ *   drake:member links, drake:member_group (the members of another group) and
+ *   drake:ignored_collision_filter_group, names relative to the model holding the group
+ *   ("link", "nested::link", "nested::group"); ignore="true" drops the group. As in Drake, a
+ *   group that ignores group B excludes (iso_model_exclude_pair) every pair of a geometry of
+ *   one of its links and a geometry of one of B's; a group ignoring itself excludes every pair
+ *   within it. A member naming no link or a group naming no group is an error (file:line).
+ *
  * Package uris (mesh <uri>/filename and <include><uri>)
  *   package://name/path and model://name/path (alike, as in Drake) are path under the root
  *   folder of package `name`, the folder of a package.xml whose <name> is `name`, looked up in
@@ -89,7 +98,7 @@
  * What is reported (isoLoadReport; with strict set, each is an ISO_ERR_UNSUPPORTED error)
  *   every element or attribute isobar does not use (plugins, joint axes of fixed joints,
  *   joint friction (not modelled, as in Drake), <initial_position> (Drake does not read it),
- *   drake:collision_filter_group for now, a modulus on a rigid geometry, ...), one line each,
+ *   a modulus on a rigid geometry, ...), one line each,
  *   in document order: "file:line: <element> ignored (why)" or "file:line: <element>
  *   attribute 'name' ignored (why)". <visual> elements (and URDF <material>) are legitimately
  *   irrelevant to a simulator: they are counted into one summary line at the end of the

@@ -1,6 +1,8 @@
-/* package:// and model:// uris: a package found from the folders above the file, through
- * isoLoadOptions.package_path (name=dir and crawled folders) and through ISOBAR_PACKAGE_PATH;
- * an unknown package fails naming it and file:line. */
+/* Drake's extensions and conventions in scene files: package:// and model:// uris (a package
+ * found from the folders above the file, through isoLoadOptions.package_path, name=dir and
+ * crawled folders, and through ISOBAR_PACKAGE_PATH; an unknown package fails naming it and
+ * file:line), and collision filter groups (pairs excluded as Drake's resolver excludes them,
+ * unknown names rejected with file:line). */
 #define _POSIX_C_SOURCE 200809L
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -35,7 +37,7 @@ static void fails(const char *path, const char *package_path, isoStatus want, co
   cr_assert(strstr(iso_last_error(), needle) != NULL, "'%s' lacks '%s'", iso_last_error(), needle);
 }
 
-Test(scene_packages, found_above_the_file) {
+Test(scene_ext, found_above_the_file) {
   unsetenv("ISOBAR_PACKAGE_PATH");
   isoModel *m = NULL;
   const char *p = pkg("arm_pkg/urdf/arm.urdf");
@@ -49,7 +51,7 @@ Test(scene_packages, found_above_the_file) {
   iso_model_destroy(m);
 }
 
-Test(scene_packages, unknown_package_names_it) {
+Test(scene_ext, unknown_package_names_it) {
   unsetenv("ISOBAR_PACKAGE_PATH");
   const char *p = pkg("arm_pkg/sdf/scene.sdf");
   fails(p, NULL, ISO_ERR_IO, "iso_test_parts", "package 'iso_test_parts' not found");
@@ -62,7 +64,7 @@ Test(scene_packages, unknown_package_names_it) {
   fails(b, NULL, ISO_ERR_IO, "package://", "package 'my_robot' not found");
 }
 
-Test(scene_packages, option_and_environment) {
+Test(scene_ext, option_and_environment) {
   unsetenv("ISOBAR_PACKAGE_PATH");
   const char *p = pkg("arm_pkg/sdf/scene.sdf");
   isoModel *m = NULL;
@@ -85,4 +87,68 @@ Test(scene_packages, option_and_environment) {
   cr_assert_eq(try_load(p, NULL, &m), ISO_OK, "%s", iso_last_error());
   iso_model_destroy(m);
   unsetenv("ISOBAR_PACKAGE_PATH");
+}
+
+/* ---- collision filter groups ------------------------------------------------------------- */
+
+static const char *scene(const char *name) {
+  char rel[256];
+  snprintf(rel, sizeof rel, "tests/data/scenes/%s", name);
+  return test_source_path(rel);
+}
+
+static isoSim *sim_of(isoModel *m) {
+  isoSimDef sd = iso_default_sim_def();
+  sd.backend = ISO_BACKEND_CPU;
+  sd.threads = 1;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+static int filtered(isoSim *s, int a, int b) {
+  isoPairKind k;
+  cr_assert_eq(iso_sim_pair_kind(s, a, b, &k), ISO_OK, "%s", iso_last_error());
+  return k == ISO_PAIR_FILTERED;
+}
+
+Test(scene_ext, collision_filter_groups_sdf) {
+  isoModel *m = NULL;
+  isoLoadOptions o = iso_default_load_options();
+  o.strict = 1;
+  const char *p = scene("filter_groups.sdf");
+  cr_assert_eq(iso_scene_load(p, &o, &m, NULL), ISO_OK, "%s", iso_last_error());
+  int a, b, c, d;
+  cr_assert_eq(iso_model_find_geometry(m, "m::a::c", &a), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_find_geometry(m, "m::b::c", &b), ISO_OK);
+  cr_assert_eq(iso_model_find_geometry(m, "m::c::c", &c), ISO_OK);
+  cr_assert_eq(iso_model_find_geometry(m, "m::inner::d::c", &d), ISO_OK);
+  isoSim *s = sim_of(m);
+  cr_assert(filtered(s, a, b), "a group ignoring itself excludes the pairs within it");
+  cr_assert(filtered(s, c, d), "two groups, one ignoring the other (in a nested model)");
+  cr_assert(!filtered(s, a, c), "a member group alone excludes nothing; a dropped group nothing");
+  cr_assert(!filtered(s, a, d));
+  cr_assert(!filtered(s, b, c));
+  cr_assert(!filtered(s, b, d));
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(scene_ext, collision_filter_groups_urdf) {
+  isoModel *m = NULL;
+  isoLoadOptions o = iso_default_load_options();
+  o.strict = 1;
+  cr_assert_eq(iso_scene_load(scene("filter_groups.urdf"), &o, &m, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_geometry_count(m), 3);
+  isoSim *s = sim_of(m);
+  cr_assert(filtered(s, 0, 2), "group_x ignores group_y");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(scene_ext, collision_filter_groups_bad_names) {
+  const char *p = scene("bad_filter_member.sdf");
+  fails(p, NULL, ISO_ERR_PARSE, "nope", "<drake:member>: 'm::nope' names no link");
+  p = scene("bad_filter_group.urdf");
+  fails(p, NULL, ISO_ERR_PARSE, "missing", "'r::missing' names no collision filter group");
 }
