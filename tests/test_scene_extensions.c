@@ -152,3 +152,47 @@ Test(scene_ext, collision_filter_groups_bad_names) {
   p = scene("bad_filter_group.urdf");
   fails(p, NULL, ISO_ERR_PARSE, "missing", "'r::missing' names no collision filter group");
 }
+
+/* ---- URDF <frame>, an undeclared world link, zero-radius spheres -------------------------- */
+
+Test(scene_ext, urdf_frame_and_undeclared_world) {
+  isoModel *m = NULL;
+  isoLoadOptions o = iso_default_load_options();
+  o.strict = 1; /* <frame> is read, not reported */
+  cr_assert_eq(iso_scene_load(scene("frames.urdf"), &o, &m, NULL), ISO_OK, "%s", iso_last_error());
+  /* The base is welded to the world: one body, the arm, on the hinge. */
+  cr_assert_eq(iso_model_body_count(m), 1);
+  cr_assert_eq(iso_model_geometry_count(m), 3);
+  isoGeometryDef g;
+  cr_assert_eq(iso_model_get_geometry(m, 2, &g), ISO_OK);
+  cr_assert_eq(g.shape, ISO_SHAPE_SPHERE);
+  cr_assert_eq(g.size[0], 0.0);
+  iso_model_destroy(m);
+  const char *p = scene("bad_frame.urdf");
+  fails(p, NULL, ISO_ERR_PARSE, "nowhere", "frame 'tool': no link named 'nowhere'");
+}
+
+Test(scene_ext, zero_radius_spheres_are_contact_points) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_load(scene("point_feet.sdf"), NULL, &m, NULL), ISO_OK, "%s", iso_last_error());
+  isoSim *s = sim_of(m);
+  for (int i = 0; i < 500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
+  double q[7];
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(0), q), ISO_OK);
+  /* Standing on its points: the centre stays 0.1 above the plane, less a small penetration. */
+  cr_assert(q[6] > 0.09 && q[6] < 0.1001, "z = %g", q[6]);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+  /* A point has no hydroelastic representation. */
+  isoModel *api = NULL;
+  cr_assert_eq(iso_model_create(NULL, &api), ISO_OK);
+  isoGeometryDef gd = iso_default_geometry_def();
+  gd.body = ISO_WORLD_BODY;
+  gd.size[0] = 0;
+  cr_assert_eq(iso_model_add_geometry(api, &gd, NULL), ISO_OK, "%s", iso_last_error());
+  gd.compliance = ISO_COMPLIANCE_RIGID;
+  gd.name = "rigid_point";
+  cr_assert_eq(iso_model_add_geometry(api, &gd, NULL), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "radius 0") != NULL, "%s", iso_last_error());
+  iso_model_destroy(api);
+}

@@ -19,7 +19,8 @@ extern "C" {
 #define ISO_WORLD_BODY (-1)
 
 typedef enum isoShape {
-  ISO_SHAPE_SPHERE = 0,    /* size[0] = radius */
+  ISO_SHAPE_SPHERE = 0,    /* size[0] = radius, >= 0: radius 0 is a point, which Drake accepts
+                              too (contact points of robot feet); point contact only */
   ISO_SHAPE_BOX = 1,       /* size = full lengths along x, y, z (as SDFormat's <size>) */
   ISO_SHAPE_CYLINDER = 2,  /* size[0] = radius, size[1] = length; axis z */
   ISO_SHAPE_CAPSULE = 3,   /* size[0] = radius, size[1] = length of the cylindrical part; axis z */

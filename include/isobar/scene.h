@@ -10,8 +10,11 @@
  *   (see Joints), <pose> with relative_to (a link, frame, joint or nested model of the same
  *   model, "__model__", or "world"), degrees="true" and rotation_format="quat_xyzw".
  *   URDF (.urdf): <robot>, <link> (inertial, collision), <joint>, <transmission> (see
- *   Joints), the "world" link, the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
- *   Geometry: box, sphere, cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
+ *   Joints), the "world" link (a joint's parent link "world" is the world also when the file
+ *   declares no such link, as in Drake), Drake's <frame name link xyz rpy> (checked: its link
+ *   must exist; Drake's URDF joints connect links only, so nothing isobar simulates names it),
+ *   the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
+ *   Geometry: box, sphere (radius 0 is a contact point, as in Drake), cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
  *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
  *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
  *   (.obj or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
