@@ -188,10 +188,11 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_resolve_uri(&c->mem, &c->packages, f, u, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
-    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))
-      return scene_fail(f, u, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj and .vtk files are supported", path);
-    if (convex && !scene_has_ext(path, ".obj"))
-      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj file (got '%s')", path);
+    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk") && !scene_has_ext(path, ".gltf") &&
+        !scene_has_ext(path, ".glb"))
+      return scene_fail(f, u, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj, .gltf, .glb and .vtk files are supported", path);
+    if (convex && scene_has_ext(path, ".vtk"))
+      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj, .gltf or .glb file (got '%s')", path);
     g->shape = convex ? ISO_SHAPE_CONVEX : ISO_SHAPE_MESH;
     g->mesh_file = path;
     xmlNode *s = scene_child(shape, "scale");

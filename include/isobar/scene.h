@@ -17,7 +17,7 @@
  *   Geometry: box, sphere (radius 0 is a contact point, as in Drake), cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
  *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
  *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
- *   (.obj or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
+ *   (.obj, .gltf, .glb or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
  *   drake: tags, read as Drake's parser reads them: rigid_hydroelastic, compliant_hydroelastic,
  *   hydroelastic_modulus (ignored with a report line on a rigid geometry, as Drake warns),
  *   mesh_resolution_hint, hydroelastic_margin, hunt_crossley_dissipation, relaxation_time,
