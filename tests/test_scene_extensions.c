@@ -196,3 +196,28 @@ Test(scene_ext, zero_radius_spheres_are_contact_points) {
   cr_assert(strstr(iso_last_error(), "radius 0") != NULL, "%s", iso_last_error());
   iso_model_destroy(api);
 }
+
+Test(scene_ext, sdf_drake_ellipsoid_and_urdf_convex_beside_mesh) {
+  isoModel *m = NULL;
+  isoLoadOptions o = iso_default_load_options();
+  o.strict = 1;
+  cr_assert_eq(iso_scene_load(scene("drake_ellipsoid.sdf"), &o, &m, NULL), ISO_OK, "%s", iso_last_error());
+  isoGeometryDef g;
+  cr_assert_eq(iso_model_get_geometry(m, 0, &g), ISO_OK);
+  cr_assert_eq(g.shape, ISO_SHAPE_ELLIPSOID);
+  cr_assert_float_eq(g.size[0], 0.1, 1e-15);
+  cr_assert_float_eq(g.size[1], 0.2, 1e-15);
+  cr_assert_float_eq(g.size[2], 0.3, 1e-15);
+  iso_model_destroy(m);
+  isoLoadReport *r = NULL;
+  m = NULL;
+  cr_assert_eq(iso_scene_load(scene("convex_beside_mesh.urdf"), NULL, &m, &r), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_get_geometry(m, 0, &g), ISO_OK);
+  cr_assert_eq(g.shape, ISO_SHAPE_MESH);
+  cr_assert(iso_load_report_count(r) >= 1 && strstr(iso_load_report_line(r, 0), "drake:declare_convex") != NULL);
+  iso_load_report_free(r);
+  iso_model_destroy(m);
+  o.strict = 1;
+  m = NULL;
+  cr_assert_eq(iso_scene_load(scene("convex_beside_mesh.urdf"), &o, &m, NULL), ISO_ERR_UNSUPPORTED);
+}

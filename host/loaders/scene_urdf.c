@@ -92,6 +92,13 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if (k->type != XML_ELEMENT_NODE) continue;
     int known = 0;
     for (int i = 0; shapes[i]; ++i) known |= scene_is(k, shapes[i]);
+    if (scene_is(k, "drake:declare_convex")) {
+      /* Beside the <mesh> rather than in it: Drake's parser reads it only inside <mesh>. */
+      if ((st = scene_ignore(c, f, k, "drake:declare_convex counts only inside <mesh>; Drake ignores it here too")) !=
+          ISO_OK)
+        return st;
+      continue;
+    }
     char qb[128];
     if (!known) return scene_fail(f, k, ISO_ERR_PARSE, "unknown geometry <%s>", scene_qname(k, qb, (int)sizeof qb));
     if (shape) {
@@ -100,7 +107,9 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     }
     shape = k;
   }
-  if ((st = scene_check(c, f, n, shapes, NULL)) != ISO_OK) return st;
+  static const char *const allowed[] = {"box",  "sphere",          "cylinder",             "capsule", "drake:capsule",
+                                        "mesh", "drake:ellipsoid", "drake:declare_convex", NULL};
+  if ((st = scene_check(c, f, n, allowed, NULL)) != ISO_OK) return st;
   if (!shape) return scene_fail(f, n, ISO_ERR_PARSE, "has no shape (box, sphere, cylinder, capsule, mesh or drake:ellipsoid)");
   /* Size entries a shape does not use keep the API default, so a file and API calls that set
    * only what the shape uses build equal models. */

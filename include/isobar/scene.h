@@ -14,9 +14,10 @@
  *   declares no such link, as in Drake), Drake's <frame name link xyz rpy> (checked: its link
  *   must exist; Drake's URDF joints connect links only, so nothing isobar simulates names it),
  *   the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
- *   Geometry: box, sphere (radius 0 is a contact point, as in Drake), cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
- *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
- *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
+ *   Geometry: box, sphere (radius 0 is a contact point, as in Drake), cylinder, capsule
+ *   (and URDF drake:capsule), ellipsoid (SDFormat <ellipsoid> or, in both formats,
+ *   drake:ellipsoid with semi-axes a, b, c), plane (SDFormat; a half-space whose outward
+ *   normal is the plane normal; the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
  *   (.obj, .gltf, .glb or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
  *   drake: tags, read as Drake's parser reads them: rigid_hydroelastic, compliant_hydroelastic,
  *   hydroelastic_modulus (ignored with a report line on a rigid geometry, as Drake warns),
