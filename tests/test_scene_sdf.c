@@ -390,7 +390,7 @@ Test(scene_sdf, errors_name_file_line_and_element) {
   p = scene("bad_include.sdf");
   load_fails(p, 0, ISO_ERR_IO, line_of(p, "<uri>"), "parts/not_there.sdf");
   p = scene("bad_package_uri.sdf");
-  load_fails(p, 0, ISO_ERR_UNSUPPORTED, line_of(p, "package://"), "package://");
+  load_fails(p, 0, ISO_ERR_IO, line_of(p, "package://"), "package 'my_robot' not found");
   p = scene("bad_friction.sdf");
   load_fails(p, 0, ISO_ERR_INVALID, line_of(p, "mu_dynamic"), "dynamic friction 0.9 exceeds static friction 0.5");
 }

@@ -93,7 +93,7 @@ static isoStatus hull_of_file(const isoGeometryDef *g, triMesh *hull, const char
   }
   triMesh s;
   memset(&s, 0, sizeof s);
-  st = mesh_read_obj(g->mesh_file, g->mesh_scale, 0, &s);
+  st = mesh_read_surface(g->mesh_file, g->mesh_scale, &s);
   if (st == ISO_OK) st = mesh_convex_hull(s.vert, s.nvert, hull, what);
   tri_mesh_free(&s);
   return st;
@@ -183,12 +183,11 @@ static isoStatus build_rigid(const isoGeometryDef *g, triMesh *s, const char *wh
     case ISO_SHAPE_CAPSULE: st = mesh_capsule_tets(g->size[0], g->size[1], h, &t); break;
     case ISO_SHAPE_CONVEX: return hull_of_file(g, s, what);
     case ISO_SHAPE_MESH:
-      if (has_ext(g->mesh_file, ".obj")) return mesh_read_obj(g->mesh_file, g->mesh_scale, 0, s);
       if (has_ext(g->mesh_file, ".vtk")) {
         st = mesh_read_vtk(g->mesh_file, g->mesh_scale, &t);
         break;
       }
-      return iso_fail(ISO_ERR_UNSUPPORTED, "%s: mesh file '%s' is neither .obj nor .vtk", what, g->mesh_file);
+      return mesh_read_surface(g->mesh_file, g->mesh_scale, s);
     default:
       return iso_fail(ISO_ERR_UNSUPPORTED, "%s: no rigid representation for a %s", what, iso_shape_name(g->shape));
   }

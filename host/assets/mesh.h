@@ -88,6 +88,12 @@ isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what);
  * indices), scaled per axis. Errors name the file and line. require_closed: every edge must
  * be shared by exactly two triangles. */
 isoStatus mesh_read_obj(const char *path, const double scale[3], int require_closed, triMesh *out);
+/* glTF 2.0 (.gltf, with external or base64 data: buffers, or .glb): the triangles of every
+ * mesh primitive the default scene places, node transforms applied, glTF's y-up turned into
+ * z-up as Drake does, scaled per axis; zero-area triangles dropped (host/assets/mesh_gltf.c). */
+isoStatus mesh_read_gltf(const char *path, const double scale[3], triMesh *out);
+/* A surface mesh file by its extension: .obj, .gltf or .glb. */
+isoStatus mesh_read_surface(const char *path, const double scale[3], triMesh *out);
 /* Legacy ASCII VTK UNSTRUCTURED_GRID of tetrahedra (every CELL_TYPE 10), scaled per axis
  * (an odd number of negative factors flips each tet to keep it positive). */
 isoStatus mesh_read_vtk(const char *path, const double scale[3], tetMesh *out);

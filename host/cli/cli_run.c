@@ -20,7 +20,7 @@ static void run_usage(FILE *f) {
           "                  [--joint-position JOINT=q[,q...]]... [--joint-target JOINT=q[,v]]...\n"
           "                  [--effort JOINT=u]... [--record FILE.csv] [--record-joints FILE.csv]\n"
           "                  [--surfaces FILE.vtk] [--max-contacts N]\n"
-          "                  [--max-candidates N] [--quiet]\n"
+          "                  [--max-candidates N] [--package-path LIST] [--quiet]\n"
           "\n"
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
           "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
@@ -36,6 +36,9 @@ static void run_usage(FILE *f) {
           "  --backend K    cpu, cuda or auto (default auto)\n"
           "  --threads T    CPU threads (default: OpenMP's default)\n"
           "  --strict       reject the scene if it holds anything isobar would ignore\n"
+          "  --package-path LIST  where package:// and model:// uris find packages: colon-separated\n"
+          "                 name=dir entries and folders to search for package.xml files (also read:\n"
+          "                 the folders above the file, and ISOBAR_PACKAGE_PATH)\n"
           "  --initial-velocity BODY=vx,vy,vz,wx,wy,wz\n"
           "                 start BODY (its link name, or model::link) in every world with this\n"
           "                 linear and angular velocity, world frame, m/s and rad/s (repeatable; a\n"
@@ -228,7 +231,7 @@ static void json_string(FILE *f, const char *s) {
 }
 
 typedef struct runArgs {
-  const char *scene, *record, *record_joints, *surfaces;
+  const char *scene, *record, *record_joints, *surfaces, *package_path;
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
   int strict, quiet, allow_faults;
@@ -299,6 +302,13 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       ++i;
     } else if (strcmp(o, "--max-candidates") == 0) {
       if (!cli_parse_int(o, val, 1, 1 << 24, &a->max_candidates)) return 2;
+      ++i;
+    } else if (strcmp(o, "--package-path") == 0) {
+      if (!val) {
+        fprintf(stderr, "isobar run: --package-path needs a list\n");
+        return 2;
+      }
+      a->package_path = val;
       ++i;
     } else if (strcmp(o, "--strict") == 0) {
       a->strict = 1;
@@ -371,6 +381,7 @@ static void print_fault_names(uint32_t bits) {
 static int run(const runArgs *a) {
   isoLoadOptions lo = iso_default_load_options();
   lo.strict = a->strict;
+  lo.package_path = a->package_path;
   lo.time_step = a->dt;
   isoModel *model = NULL;
   isoLoadReport *report = NULL;

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_report.h"
 
@@ -330,15 +331,20 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
     int g = find(B->uf, i);
     if (g != B->world && B->root_of[g] == i) st = add_group_chain(B, g);
   }
+  int *geom_id = (int *)malloc(sizeof(int) * (size_t)(2 * c->ngeom + 1)), *geom_body = geom_id + c->ngeom;
+  if (!geom_id) st = iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
   for (int i = 0; i < c->ngeom && st == ISO_OK; ++i) {
     const sceneGeom *sg = &c->geoms[i];
     int g = find(B->uf, sg->link);
     isoGeometryDef def = sg->def;
     def.body = g == B->world ? ISO_WORLD_BODY : B->body_of[g];
     put_pose(in_body(B, sg->link, sg->X_LG), def.position, def.quaternion);
-    if ((st = iso_model_add_geometry(B->m, &def, NULL)) != ISO_OK)
+    geom_body[i] = def.body;
+    if ((st = iso_model_add_geometry(B->m, &def, &geom_id[i])) != ISO_OK)
       st = located(st, sg->file, sg->line, "collision", def.name);
   }
+  if (st == ISO_OK) st = scene_filter_apply(c, B->m, geom_id, geom_body);
+  free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
   if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
@@ -373,6 +379,8 @@ static void ctx_free(sceneCtx *c) {
   free(c->joints);
   free(c->actuators);
   free(c->couplers);
+  free(c->filter_groups);
+  free(c->filter_entries);
   name_map_free(&c->geom_names);
   scene_mem_free(&c->mem);
 }
@@ -391,6 +399,7 @@ isoStatus iso_scene_load(const char *path, const isoLoadOptions *opt, isoModel *
   sceneCtx c;
   memset(&c, 0, sizeof c);
   c.opt = o;
+  c.packages.option = o.package_path;
   c.gravity[2] = -9.81;
   isoStatus st = scene_report_new(&c.report);
   if (st != ISO_OK) return st;

@@ -14,6 +14,7 @@
 #ifndef ISO_HOST_SCENE_DESC_H
 #define ISO_HOST_SCENE_DESC_H
 
+#include "host/loaders/scene_uri.h"
 #include "host/loaders/scene_xml.h"
 #include "host/model/name_map.h"
 #include "isobar/geometry.h"
@@ -86,11 +87,29 @@ typedef struct sceneCoupler {
   int line;
 } sceneCoupler;
 
+/* A collision filter group (scene_filter.c) and the names in it. */
+typedef struct sceneFilterGroup {
+  const char *name;      /* scoped, "model::group" */
+  const sceneFile *file;
+  int line;
+} sceneFilterGroup;
+
+enum { SCENE_FILTER_MEMBER, SCENE_FILTER_MEMBER_GROUP, SCENE_FILTER_IGNORED };
+
+typedef struct sceneFilterEntry {
+  int group;             /* index in sceneCtx.filter_groups */
+  int kind;              /* SCENE_FILTER_* */
+  const char *name;      /* scoped name of a link (member) or a group */
+  const sceneFile *file;
+  int line;
+} sceneFilterEntry;
+
 /* Everything one load owns. */
 typedef struct sceneCtx {
   isoLoadOptions opt;
   isoLoadReport *report;
   sceneMem mem;          /* the parsed files and every string and block of the load */
+  scenePackages packages; /* how package:// uris resolve (scene_uri.h) */
   sceneLink *links;      /* (nlink) in document order */
   int nlink, link_cap;
   sceneGeom *geoms;      /* (ngeom) in document order */
@@ -102,6 +121,10 @@ typedef struct sceneCtx {
   int nactuator, actuator_cap;
   sceneCoupler *couplers;   /* (ncoupler) */
   int ncoupler, coupler_cap;
+  sceneFilterGroup *filter_groups; /* (nfilter_group) */
+  int nfilter_group, filter_group_cap;
+  sceneFilterEntry *filter_entries; /* (nfilter_entry) */
+  int nfilter_entry, filter_entry_cap;
   double gravity[3];     /* world gravity, m/s² (default Drake's (0, 0, -9.81)) */
   double time_step;      /* the scene's time step, s; 0 when it gives none */
   int nvisual;           /* <visual> and URDF <material> elements seen, for the summary */

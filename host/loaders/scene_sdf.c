@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "host/base/error.h"
+#include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_report.h"
 #include "host/loaders/scene_sdf.h"
@@ -252,7 +253,8 @@ static isoStatus reject_unsupported(const sceneFile *f, xmlNode *n) {
 /* <model>: `name`, `pose` and `is_static` (-1: none) override the file's (from <include>). */
 static isoStatus read_model(sdfParser *P, const sceneFile *f, xmlNode *n, int parent, const char *name,
                             const scenePose *pose, int is_static) {
-  static const char *const elems[] = {"static", "pose", "link", "joint", "model", "include", "frame", NULL};
+  static const char *const elems[] = {"static", "pose", "link", "joint", "model", "include", "frame",
+                                      "drake:collision_filter_group", NULL};
   static const char *const attrs[] = {"name", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
@@ -284,6 +286,7 @@ static isoStatus read_model(sdfParser *P, const sceneFile *f, xmlNode *n, int pa
     else if (scene_is(k, "frame")) st = read_frame(P, f, k, s);
     else if (scene_is(k, "model")) st = read_model(P, f, k, s, NULL, NULL, -1);
     else if (scene_is(k, "include")) st = read_include(P, f, k, s);
+    else if (scene_is(k, "drake:collision_filter_group")) st = scene_filter_group(c, f, k, P->scopes[s].path, 0);
     if (st != ISO_OK) return st;
   }
   return ISO_OK;
@@ -344,7 +347,7 @@ static isoStatus read_include(sdfParser *P, const sceneFile *f, xmlNode *n, int 
   char *uri = scene_text(&c->mem, un), *path = NULL;
   if (!uri) return nomem();
   if ((st = scene_check(c, f, un, NULL, NULL)) != ISO_OK) return st;
-  if ((st = scene_resolve_uri(&c->mem, f, un, uri, &path)) != ISO_OK) return st;
+  if ((st = scene_resolve_uri(&c->mem, &c->packages, f, un, uri, &path)) != ISO_OK) return st;
   struct stat sb;
   if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
     /* A model folder: its model.sdf (Gazebo's model.config is not read). */

@@ -108,7 +108,8 @@ static quat z_to(vec3 n) {
  * shape in the geometry frame (not the identity only for a plane). */
 static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoGeometryDef *g, xform *X_GC,
                                int *empty) {
-  static const char *const shapes[] = {"box", "sphere", "cylinder", "capsule", "ellipsoid", "plane", "mesh", "empty", NULL};
+  static const char *const shapes[] = {"box",  "sphere", "cylinder", "capsule",         "ellipsoid",
+                                       "plane", "mesh",  "empty",    "drake:ellipsoid", NULL};
   static const char *const unsupported[] = {"cone", "heightmap", "polyline", "image", NULL};
   isoStatus st;
   *X_GC = xf_identity();
@@ -148,6 +149,16 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_text_numbers(&c->mem, f, e, 3, v)) != ISO_OK) return st;
     g->shape = box ? ISO_SHAPE_BOX : ISO_SHAPE_ELLIPSOID;
     memcpy(g->size, v, sizeof v);
+  } else if (scene_is(shape, "drake:ellipsoid")) {
+    /* Drake's own form, kept by its SDFormat parser: semi-axes <a>, <b>, <c>. */
+    static const char *const de[] = {"a", "b", "c", NULL};
+    if ((st = scene_check(c, f, shape, de, NULL)) != ISO_OK) return st;
+    for (int i = 0; i < 3; ++i) {
+      xmlNode *e = scene_child(shape, de[i]);
+      if (!e) return scene_fail(f, shape, ISO_ERR_PARSE, "needs <a>, <b> and <c>");
+      if ((st = scene_text_numbers(&c->mem, f, e, 1, &g->size[i])) != ISO_OK) return st;
+    }
+    g->shape = ISO_SHAPE_ELLIPSOID;
   } else if (scene_is(shape, "sphere")) {
     static const char *const se[] = {"radius", NULL};
     if ((st = scene_check(c, f, shape, se, NULL)) != ISO_OK) return st;
@@ -185,13 +196,14 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, u, NULL, NULL)) != ISO_OK) return st;
     char *uri = scene_text(&c->mem, u), *path = NULL;
     if (!uri) return nomem();
-    if ((st = scene_resolve_uri(&c->mem, f, u, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, &c->packages, f, u, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
-    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))
-      return scene_fail(f, u, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj and .vtk files are supported", path);
-    if (convex && !scene_has_ext(path, ".obj"))
-      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj file (got '%s')", path);
+    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk") && !scene_has_ext(path, ".gltf") &&
+        !scene_has_ext(path, ".glb"))
+      return scene_fail(f, u, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj, .gltf, .glb and .vtk files are supported", path);
+    if (convex && scene_has_ext(path, ".vtk"))
+      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj, .gltf or .glb file (got '%s')", path);
     g->shape = convex ? ISO_SHAPE_CONVEX : ISO_SHAPE_MESH;
     g->mesh_file = path;
     xmlNode *s = scene_child(shape, "scale");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_props.h"
 #include "host/loaders/scene_report.h"
@@ -91,6 +92,13 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if (k->type != XML_ELEMENT_NODE) continue;
     int known = 0;
     for (int i = 0; shapes[i]; ++i) known |= scene_is(k, shapes[i]);
+    if (scene_is(k, "drake:declare_convex")) {
+      /* Beside the <mesh> rather than in it: Drake's parser reads it only inside <mesh>. */
+      if ((st = scene_ignore(c, f, k, "drake:declare_convex counts only inside <mesh>; Drake ignores it here too")) !=
+          ISO_OK)
+        return st;
+      continue;
+    }
     char qb[128];
     if (!known) return scene_fail(f, k, ISO_ERR_PARSE, "unknown geometry <%s>", scene_qname(k, qb, (int)sizeof qb));
     if (shape) {
@@ -99,7 +107,9 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     }
     shape = k;
   }
-  if ((st = scene_check(c, f, n, shapes, NULL)) != ISO_OK) return st;
+  static const char *const allowed[] = {"box",  "sphere",          "cylinder",             "capsule", "drake:capsule",
+                                        "mesh", "drake:ellipsoid", "drake:declare_convex", NULL};
+  if ((st = scene_check(c, f, n, allowed, NULL)) != ISO_OK) return st;
   if (!shape) return scene_fail(f, n, ISO_ERR_PARSE, "has no shape (box, sphere, cylinder, capsule, mesh or drake:ellipsoid)");
   /* Size entries a shape does not use keep the API default, so a file and API calls that set
    * only what the shape uses build equal models. */
@@ -135,13 +145,14 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
     if ((st = scene_check(c, f, shape, e, a)) != ISO_OK) return st;
     char *uri = scene_attr(&c->mem, shape, "filename"), *path = NULL;
     if (!uri) return scene_fail(f, shape, ISO_ERR_PARSE, "needs a 'filename' attribute");
-    if ((st = scene_resolve_uri(&c->mem, f, shape, uri, &path)) != ISO_OK) return st;
+    if ((st = scene_resolve_uri(&c->mem, &c->packages, f, shape, uri, &path)) != ISO_OK) return st;
     xmlNode *convex = scene_child(shape, "drake:declare_convex");
     if (convex && (st = scene_check(c, f, convex, NULL, NULL)) != ISO_OK) return st;
-    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk"))
-      return scene_fail(f, shape, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj and .vtk files are supported", path);
-    if (convex && !scene_has_ext(path, ".obj"))
-      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj file (got '%s')", path);
+    if (!scene_has_ext(path, ".obj") && !scene_has_ext(path, ".vtk") && !scene_has_ext(path, ".gltf") &&
+        !scene_has_ext(path, ".glb"))
+      return scene_fail(f, shape, ISO_ERR_UNSUPPORTED, "mesh '%s': only .obj, .gltf, .glb and .vtk files are supported", path);
+    if (convex && scene_has_ext(path, ".vtk"))
+      return scene_fail(f, convex, ISO_ERR_UNSUPPORTED, "a convex mesh must be an .obj, .gltf or .glb file (got '%s')", path);
     g->shape = convex ? ISO_SHAPE_CONVEX : ISO_SHAPE_MESH;
     g->mesh_file = path;
     char *scale = scene_attr(&c->mem, shape, "scale");
@@ -252,9 +263,61 @@ static isoStatus place(sceneCtx *c, int i, int first, const int *parent_joint, i
   return ISO_OK;
 }
 
+/* 1 when a joint of the robot has <parent link="world">. */
+static int uses_world(xmlNode *robot) {
+  for (xmlNode *k = robot->children; k; k = k->next) {
+    if (!scene_is(k, "joint")) continue;
+    xmlNode *p = scene_child(k, "parent");
+    xmlChar *v = p ? xmlGetProp(p, (const xmlChar *)"link") : NULL;
+    int w = v && xmlStrcmp(v, (const xmlChar *)"world") == 0;
+    if (v) xmlFree(v);
+    if (w) return 1;
+  }
+  return 0;
+}
+
+/* The world link a joint names without the file declaring it: welded, massless, no geometry. */
+static isoStatus add_world_link(sceneCtx *c, const sceneFile *f, xmlNode *robot, const char *model, nameMap *links) {
+  sceneLink *l;
+  int idx;
+  isoStatus st = scene_new_link(c, &l, &idx);
+  if (st != ISO_OK) return st;
+  l->name = scene_printf(&c->mem, "%s::world", model);
+  if (!l->name) return nomem();
+  l->file = f;
+  l->line = l->inertial_line = scene_line(robot);
+  l->welded = 1;
+  l->X_WL = xf_identity();
+  return name_map_put(links, 0, "world", 5, idx) < 0 ? nomem() : ISO_OK;
+}
+
+/* Drake's <frame name link xyz rpy>: a frame fixed to a link. Drake's URDF joints connect links
+ * only, so nothing a simulation uses can name it: it is checked (its link exists, its name is
+ * new, its pose is numbers) and kept no further. */
+static isoStatus read_frame(sceneCtx *c, const sceneFile *f, xmlNode *n, const nameMap *links, nameMap *frames) {
+  static const char *const attrs[] = {"name", "link", "xyz", "rpy", NULL};
+  isoStatus st;
+  if ((st = scene_check(c, f, n, NULL, attrs)) != ISO_OK) return st;
+  char *name = scene_attr(&c->mem, n, "name"), *link = scene_attr(&c->mem, n, "link");
+  if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");
+  if (!link || !link[0]) return scene_fail(f, n, ISO_ERR_PARSE, "frame '%s': needs a 'link' attribute", name);
+  if (name_map_get(links, 0, link, strlen(link)) < 0)
+    return scene_fail(f, n, ISO_ERR_PARSE, "frame '%s': no link named '%s'", name, link);
+  int put = name_map_put(frames, 0, name, strlen(name), 0);
+  if (put < 0) return nomem();
+  if (put == 0 || name_map_get(links, 0, name, strlen(name)) >= 0)
+    return scene_fail(f, n, ISO_ERR_PARSE, "the name '%s' is already used by a link or frame", name);
+  double v[3];
+  char *xyz = scene_attr(&c->mem, n, "xyz"), *rpy = scene_attr(&c->mem, n, "rpy");
+  if (xyz && (st = scene_numbers(f, n, "xyz", xyz, 3, v)) != ISO_OK) return st;
+  if (rpy && (st = scene_numbers(f, n, "rpy", rpy, 3, v)) != ISO_OK) return st;
+  return ISO_OK;
+}
+
 isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, const char *model, int *first,
                            int *end) {
-  static const char *const elems[] = {"link", "joint", "material", "transmission", NULL};
+  static const char *const elems[] = {"link", "joint", "material", "transmission", "frame",
+                                      "drake:collision_filter_group", NULL};
   static const char *const attrs[] = {"name", "version", NULL};
   static const char *const rejected[] = {"drake:joint", "drake:linear_bushing_rpy", "drake:ball_constraint",
                                          "drake:linear_spring_damper", "drake:tendon_constraint", NULL};
@@ -282,6 +345,13 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
       scene_count_visual(c, f, k);
     }
   }
+  /* Drake's URDF parser takes a parent link named "world" as the world, declared or not. */
+  if (st == ISO_OK && name_map_get(&links, 0, "world", 5) < 0 && uses_world(robot))
+    st = add_world_link(c, f, robot, model, &links);
+  nameMap frames = {0};
+  for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
+    if (scene_is(k, "frame")) st = read_frame(c, f, k, &links, &frames);
+  name_map_free(&frames);
   if (st != ISO_OK) {
     name_map_free(&links);
     return st;
@@ -311,6 +381,8 @@ isoStatus scene_urdf_robot(sceneCtx *c, const sceneFile *f, xmlNode *robot, cons
     if (scene_is(k, "joint")) st = scene_urdf_mimic(c, f, k, &joints);
   for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
     if (scene_is(k, "transmission")) st = scene_urdf_transmission(c, f, k, model, &joints);
+  for (xmlNode *k = robot->children; k && st == ISO_OK; k = k->next)
+    if (scene_is(k, "drake:collision_filter_group")) st = scene_filter_group(c, f, k, model, 1);
   free(parent_joint);
   free(state);
   free(joints.effort);

@@ -1,6 +1,6 @@
 /* Scene files, the XML layer: memory of a load, reading XML with libxml2 (errors captured with
- * their line instead of printed), names, numbers and uris. Every failure names the file, the
- * line and the element, so a user can go straight to the mistake. A leaf: nothing here knows
+ * their line instead of printed), names and numbers (uris are scene_uri.c's). Every failure
+ * names the file, the line and the element, so a user can go straight to the mistake. A leaf: nothing here knows
  * the description the parsers build (scene_desc.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -380,37 +380,4 @@ isoStatus scene_bool(const sceneFile *f, xmlNode *n, const char *what, const cha
     return ISO_OK;
   }
   return scene_fail(f, n, ISO_ERR_PARSE, "%s: '%s' is not a boolean (true, false, 1 or 0)", what, s ? s : "");
-}
-
-isoStatus scene_resolve_uri(sceneMem *m, const sceneFile *f, xmlNode *n, const char *uri, char **path) {
-  const char *rest = uri;
-  if (strncmp(uri, "file://", 7) == 0) {
-    rest = uri + 7;
-  } else {
-    const char *scheme = strstr(uri, "://");
-    if (scheme)
-      return scene_fail(f, n, ISO_ERR_UNSUPPORTED,
-                        "uri '%s': the scheme '%.*s://' is not supported (give a path relative to "
-                        "this file, an absolute path or file://)", uri, (int)(scheme - uri), uri);
-  }
-  if (!*rest) return scene_fail(f, n, ISO_ERR_PARSE, "the uri is empty");
-  char *p;
-  if (rest[0] == '/' || strcmp(f->dir, ".") == 0)
-    p = scene_strdup(m, rest);
-  else
-    p = scene_printf(m, "%s/%s", f->dir, rest);
-  if (!p) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
-  struct stat sb;
-  if (stat(p, &sb) != 0)
-    return scene_fail(f, n, ISO_ERR_IO, "cannot open '%s' (from uri '%s'): %s", p, uri, strerror(errno));
-  *path = p;
-  return ISO_OK;
-}
-
-int scene_has_ext(const char *path, const char *ext) {
-  size_t n = strlen(path), e = strlen(ext);
-  if (n < e) return 0;
-  for (size_t i = 0; i < e; ++i)
-    if (tolower((unsigned char)path[n - e + i]) != tolower((unsigned char)ext[i])) return 0;
-  return 1;
 }

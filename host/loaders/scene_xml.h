@@ -1,6 +1,6 @@
 /* Internal: the XML layer of the scene loaders (scene_xml.c), a leaf: it includes no other
  * loader header, and nothing in it knows the description the parsers build (scene_desc.h).
- * libxml2 documents, the memory of a load, names, numbers and uris; every failure names the
+ * libxml2 documents, the memory of a load, names and numbers; every failure names the
  * file, the line and the element. */
 #ifndef ISO_HOST_SCENE_XML_H
 #define ISO_HOST_SCENE_XML_H
@@ -99,13 +99,5 @@ isoStatus scene_numbers(const sceneFile *f, xmlNode *n, const char *what, const 
 isoStatus scene_text_numbers(sceneMem *m, const sceneFile *f, xmlNode *n, int count, double *out);
 /* A boolean: true/false/1/0. */
 isoStatus scene_bool(const sceneFile *f, xmlNode *n, const char *what, const char *s, int *out);
-
-/* Resolve a uri found in file f (a relative path, an absolute one, or file://) to a path and
- * check that the file can be opened: ISO_ERR_IO naming the element when it cannot,
- * ISO_ERR_UNSUPPORTED for package:// and other schemes. */
-isoStatus scene_resolve_uri(sceneMem *m, const sceneFile *f, xmlNode *n, const char *uri, char **path);
-
-/* 1 when `path` ends with `ext` (".obj"), ignoring case. */
-int scene_has_ext(const char *path, const char *ext);
 
 #endif

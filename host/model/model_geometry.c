@@ -85,7 +85,12 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12))
     return iso_fail(ISO_ERR_INVALID, "%s: quaternion has zero length", what);
   switch (g->shape) {
-    case ISO_SHAPE_SPHERE: CHECK(positive(what, "sphere radius", g->size[0])); break;
+    case ISO_SHAPE_SPHERE:
+      CHECK(nonneg(what, "sphere radius", g->size[0]));
+      if (g->size[0] == 0 && g->compliance != ISO_COMPLIANCE_UNDEFINED)
+        return iso_fail(ISO_ERR_INVALID, "%s: a sphere of radius 0 (a point) has no hydroelastic representation; "
+                        "give it no hydroelastic compliance (point contact only)", what);
+      break;
     case ISO_SHAPE_BOX:
       CHECK(positive(what, "box size x", g->size[0]));
       CHECK(positive(what, "box size y", g->size[1]));

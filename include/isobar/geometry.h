@@ -19,14 +19,17 @@ extern "C" {
 #define ISO_WORLD_BODY (-1)
 
 typedef enum isoShape {
-  ISO_SHAPE_SPHERE = 0,    /* size[0] = radius */
+  ISO_SHAPE_SPHERE = 0,    /* size[0] = radius, >= 0: radius 0 is a point, which Drake accepts
+                              too (contact points of robot feet); point contact only */
   ISO_SHAPE_BOX = 1,       /* size = full lengths along x, y, z (as SDFormat's <size>) */
   ISO_SHAPE_CYLINDER = 2,  /* size[0] = radius, size[1] = length; axis z */
   ISO_SHAPE_CAPSULE = 3,   /* size[0] = radius, size[1] = length of the cylindrical part; axis z */
   ISO_SHAPE_ELLIPSOID = 4, /* size = semi-axes a, b, c */
   ISO_SHAPE_HALFSPACE = 5, /* the solid z <= 0 of the geometry frame (outward normal +z) */
-  ISO_SHAPE_MESH = 6,      /* mesh_file: .obj surface (rigid; may be non-convex) or .vtk tets */
-  ISO_SHAPE_CONVEX = 7     /* mesh_file: .obj whose convex hull is used */
+  ISO_SHAPE_MESH = 6,      /* mesh_file: .obj, .gltf or .glb surface (rigid; may be non-convex;
+                              glTF: every triangle primitive of the default scene, node transforms
+                              applied, y-up turned into z-up as in Drake) or .vtk tets */
+  ISO_SHAPE_CONVEX = 7     /* mesh_file: .obj, .gltf, .glb (or .vtk) whose convex hull is used */
 } isoShape;
 
 typedef enum isoCompliance {
@@ -42,7 +45,7 @@ typedef struct isoGeometryDef {
   double quaternion[4];    /* R_BG as (w, x, y, z), non-zero; default identity */
   isoShape shape;          /* default ISO_SHAPE_SPHERE */
   double size[3];          /* per shape, see isoShape, m; default (0.1, 0.1, 0.1) */
-  const char *mesh_file;   /* MESH and CONVEX: path of the .obj or .vtk file (copied); default NULL */
+  const char *mesh_file;   /* MESH and CONVEX: path of the .obj, .gltf, .glb or .vtk file (copied); default NULL */
   double mesh_scale[3];    /* per-axis scale applied to the file's vertices; default (1, 1, 1) */
 
   isoCompliance compliance;        /* default ISO_COMPLIANCE_UNDEFINED */

@@ -4,17 +4,21 @@
  * What is loaded
  *   SDFormat (.sdf, .world): <world> (gravity; physics/max_step_size as the time step), <model>
  *   (pose, static, nested models), <include> (uri: a path relative to the including file, an
- *   absolute one or file://, of an .sdf or .urdf file or of a folder holding model.sdf; name,
+ *   absolute one, file://, package:// or model:// (see Package uris), of an .sdf or .urdf file or of a folder holding model.sdf; name,
  *   pose and static overrides), <frame>, <link> (pose, inertial), <collision>
  *   (pose, geometry, surface/friction/ode/mu and mu2, drake:proximity_properties), <joint>
  *   (see Joints), <pose> with relative_to (a link, frame, joint or nested model of the same
  *   model, "__model__", or "world"), degrees="true" and rotation_format="quat_xyzw".
  *   URDF (.urdf): <robot>, <link> (inertial, collision), <joint>, <transmission> (see
- *   Joints), the "world" link, the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
- *   Geometry: box, sphere, cylinder, capsule (and URDF drake:capsule), ellipsoid (URDF
- *   drake:ellipsoid), plane (SDFormat; a half-space whose outward normal is the plane normal;
- *   the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
- *   (.obj or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
+ *   Joints), the "world" link (a joint's parent link "world" is the world also when the file
+ *   declares no such link, as in Drake), Drake's <frame name link xyz rpy> (checked: its link
+ *   must exist; Drake's URDF joints connect links only, so nothing isobar simulates names it),
+ *   the same drake: tags (value in the `value` attribute), <drake_compliance> friction.
+ *   Geometry: box, sphere (radius 0 is a contact point, as in Drake), cylinder, capsule
+ *   (and URDF drake:capsule), ellipsoid (SDFormat <ellipsoid> or, in both formats,
+ *   drake:ellipsoid with semi-axes a, b, c), plane (SDFormat; a half-space whose outward
+ *   normal is the plane normal; the plane's <size> means nothing for a half-space and is not used, as in Drake), mesh
+ *   (.obj, .gltf, .glb or .vtk; per-axis scale; drake:declare_convex makes it ISO_SHAPE_CONVEX).
  *   drake: tags, read as Drake's parser reads them: rigid_hydroelastic, compliant_hydroelastic,
  *   hydroelastic_modulus (ignored with a report line on a rigid geometry, as Drake warns),
  *   mesh_resolution_hint, hydroelastic_margin, hunt_crossley_dissipation, relaxation_time,
@@ -61,6 +65,28 @@
  *   actuator "robot::actuator"). Fixed joints are merged (below); moving joints connect the
  *   bodies of their links, with frames taken in those bodies. Bodies are added parents first.
  *
+ * Collision filter groups (drake:collision_filter_group; SDFormat: in a <model>, names as
+ *   element text; URDF: in the <robot>, names in link= and name= attributes)
+ *   drake:member links, drake:member_group (the members of another group) and
+ *   drake:ignored_collision_filter_group, names relative to the model holding the group
+ *   ("link", "nested::link", "nested::group"); ignore="true" drops the group. As in Drake, a
+ *   group that ignores group B excludes (iso_model_exclude_pair) every pair of a geometry of
+ *   one of its links and a geometry of one of B's; a group ignoring itself excludes every pair
+ *   within it. A member naming no link or a group naming no group is an error (file:line).
+ *
+ * Package uris (mesh <uri>/filename and <include><uri>)
+ *   package://name/path and model://name/path (alike, as in Drake) are path under the root
+ *   folder of package `name`, the folder of a package.xml whose <name> is `name`, looked up in
+ *   this order, the first found winning: the name=dir entries of isoLoadOptions.package_path;
+ *   the folders above the file holding the uri (the nearest such package.xml); the folders of
+ *   isoLoadOptions.package_path and then of the environment variable ISOBAR_PACKAGE_PATH
+ *   (colon-separated, like ROS_PACKAGE_PATH), each crawled for package.xml files as ROS does
+ *   (a package's folder is not searched further, hidden folders are skipped; at most 16 deep
+ *   and 100,000 folders). ROS_PACKAGE_PATH is not read: Drake reads it only on request, so
+ *   set ISOBAR_PACKAGE_PATH=$ROS_PACKAGE_PATH to use it. Drake's own files find their package
+ *   ("drake", share/drake/package.xml) by the upward search; Drake downloads the separate
+ *   "drake_models" package on demand, isobar does not: point package_path at a copy.
+ *
  * What is rejected (the call fails, the message names file:line and the element)
  *   malformed XML; a missing file or mesh; a value that is not a finite number; a negative
  *   mass; a free body without mass; an inertia the model rejects (its message is kept); an
@@ -69,13 +95,14 @@
  *   link that is the child of two joints, a mimic or transmission naming no joint, and what
  *   would change the motion if ignored (drake:joint, drake:deformable_properties, bushings,
  *   joint springs, constraints, placement_frame,
- *   <include merge="true">, <pose frame=...>, package:// and model:// uris) with
- *   ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant together.
+ *   <include merge="true">, <pose frame=...>, uri schemes other than file://, package://
+ *   and model://) with ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant
+ *   together; a package uri naming a package that cannot be found (ISO_ERR_IO, naming it).
  *
  * What is reported (isoLoadReport; with strict set, each is an ISO_ERR_UNSUPPORTED error)
  *   every element or attribute isobar does not use (plugins, joint axes of fixed joints,
  *   joint friction (not modelled, as in Drake), <initial_position> (Drake does not read it),
- *   drake:collision_filter_group for now, a modulus on a rigid geometry, ...), one line each,
+ *   a modulus on a rigid geometry, ...), one line each,
  *   in document order: "file:line: <element> ignored (why)" or "file:line: <element>
  *   attribute 'name' ignored (why)". <visual> elements (and URDF <material>) are legitimately
  *   irrelevant to a simulator: they are counted into one summary line at the end of the
@@ -97,6 +124,13 @@ typedef struct isoLoadOptions {
                        default 0 */
   double time_step; /* > 0: the model's time step, s, whatever the scene says; 0: the scene's
                        (SDFormat <physics><max_step_size>), else 1e-3; default 0 */
+  const char *package_path; /* where package://name/... and model://name/... uris look for
+                       package `name`, besides the folders above the referring file: a
+                       colon-separated list whose entries are either name=dir (package `name`
+                       is folder dir; these come first, before the folders above the file) or
+                       a folder crawled for package.xml files, after them and before the
+                       ISOBAR_PACKAGE_PATH environment variable (same form, folders only);
+                       NULL or "" for none; default NULL. See "Package uris" above. */
 } isoLoadOptions;
 
 /* The defaults documented on each field. */
