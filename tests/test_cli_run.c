@@ -467,3 +467,31 @@ Test(cli_run, joint_targets_run_on_the_pd_arm) {
   free(out);
   free(err);
 }
+
+Test(cli_run, point_model_legacy_reaches_the_sim) {
+  char args[2048], csv[600], *out, *err;
+  snprintf(csv, sizeof csv, "%s/legacy.csv", tmpdir);
+  /* the box of tests/data/scenes/legacy_box.sdf sinks W/(2·E·R): E = 8e7 Pa (its tag against the
+     default material), R = 5e-4 m */
+  snprintf(args, sizeof args,
+           "\"%s\" --steps 3000 --backend cpu --threads 1 --point-model legacy --characteristic-radius 5e-4 "
+           "--record \"%s\"",
+           src("tests/data/scenes/legacy_box.sdf"), csv);
+  int rc = run(args, &out, &err);
+  cr_assert_eq(rc, 0, "stderr: %s", err);
+  char *text = slurp(csv);
+  const char *row = last_line(text);
+  double pz = 0;
+  char name[64];
+  cr_assert_eq(sscanf(row, "3000,%*[^,],0,%63[^,],%*[^,],%*[^,],%lf", name, &pz), 2, "row '%s'", row);
+  const double x = 2.0 * 9.81 / (2 * 8e7 * 5e-4);
+  cr_expect_float_eq(0.05 - pz, x, 1e-5 * x, "%s sinks %.9g, W/(2ER) = %.9g", name, 0.05 - pz, x);
+  free(text);
+  free(out);
+  free(err);
+  rc = run("--point-model old", &out, &err);
+  cr_expect_eq(rc, 2);
+  has(err, "--point-model expects drake or legacy");
+  free(out);
+  free(err);
+}

@@ -20,6 +20,7 @@ static void run_usage(FILE *f) {
           "                  [--joint-position JOINT=q[,q...]]... [--joint-target JOINT=q[,v]]...\n"
           "                  [--effort JOINT=u]... [--record FILE.csv] [--record-joints FILE.csv]\n"
           "                  [--surfaces FILE.vtk] [--max-contacts N]\n"
+          "                  [--point-model drake|legacy] [--characteristic-radius R]\n"
           "                  [--max-candidates N] [--package-path LIST] [--quiet]\n"
           "\n"
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
@@ -60,8 +61,14 @@ static void run_usage(FILE *f) {
           "                 joint's DoFs are joint[0].. with q the rotation vector, then position;\n"
           "                 effort: what its actuator applied in the step, 0 without one)\n"
           "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
-          "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n"
+          "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n");
+  fprintf(f,
           "  --max-candidates N  per-world capacity of candidate element pairs (default 2048)\n"
+          "  --point-model M  point contact model: drake (today's, per-geometry stiffness; the\n"
+          "                 default) or legacy (Drake's older compliant point contact: f = 2 E R x\n"
+          "                 with the geometries' Young's moduli, <drake_compliance> materials and\n"
+          "                 the defaults E 1e8 Pa, d 0.32 s/m, friction 0.9/0.5; see isoPointModel)\n"
+          "  --characteristic-radius R  the legacy model's R in metres (default 2e-4)\n"
           "  --quiet        print only errors and the JSON line\n"
           "  --allow-faults exit 0 even when worlds faulted (for runs that expect some)\n"
           "\n"
@@ -235,6 +242,8 @@ typedef struct runArgs {
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
   int strict, quiet, allow_faults;
+  int point_model;      /* isoPointModel */
+  double radius;        /* --characteristic-radius, 0: the default */
   isoBackendKind backend;
   initVel *iv;
   int niv;
@@ -309,6 +318,23 @@ static int parse_args(int argc, char **argv, runArgs *a) {
         return 2;
       }
       a->package_path = val;
+      ++i;
+    } else if (strcmp(o, "--point-model") == 0) {
+      if (val && strcmp(val, "drake") == 0) a->point_model = ISO_POINT_DRAKE;
+      else if (val && strcmp(val, "legacy") == 0) a->point_model = ISO_POINT_LEGACY;
+      else {
+        fprintf(stderr, "isobar run: --point-model expects drake or legacy, got '%s'\n", val ? val : "");
+        return 2;
+      }
+      ++i;
+    } else if (strcmp(o, "--characteristic-radius") == 0) {
+      char *end = NULL;
+      a->radius = val ? strtod(val, &end) : 0;
+      if (!val || *end != '\0' || !(a->radius > 0) || !isfinite(a->radius)) {
+        fprintf(stderr, "isobar run: --characteristic-radius expects a positive length in metres, got '%s'\n",
+                val ? val : "");
+        return 2;
+      }
       ++i;
     } else if (strcmp(o, "--strict") == 0) {
       a->strict = 1;
@@ -409,6 +435,8 @@ static int run(const runArgs *a) {
   sd.threads = (int)a->threads;
   if (a->max_contacts > 0) sd.capacity.max_contacts = (int)a->max_contacts;
   if (a->max_candidates > 0) sd.capacity.max_candidates = (int)a->max_candidates;
+  sd.contact.point_model = (isoPointModel)a->point_model;
+  if (a->radius > 0) sd.contact.characteristic_radius = a->radius;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) {
     rc = fail("creating the sim", st);
     goto done;

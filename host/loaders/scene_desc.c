@@ -103,6 +103,9 @@ isoGeometryDef scene_default_geometry(void) {
    * default_friction() = 1.0 / 1.0 (detail_common.h), not the programmatic 0.5. */
   g.mu_static = 1.0;
   g.mu_dynamic = 1.0;
+  /* nothing given yet: the legacy point model takes its default material until a tag says
+     otherwise (seed 004: "no <drake_compliance> tag → the global defaults") */
+  g.legacy_given = 0;
   return g;
 }
 

@@ -54,7 +54,7 @@ static isoStatus read_value(sceneCtx *c, const sceneFile *f, xmlNode *k, int urd
 }
 
 isoStatus scene_proximity(sceneCtx *c, const sceneFile *f, xmlNode *props, int urdf, isoGeometryDef *g,
-                          int *has_friction) {
+                          sceneProx *given) {
   static const char *const known[] = {
       "drake:rigid_hydroelastic", "drake:compliant_hydroelastic", "drake:soft_hydroelastic",
       "drake:mesh_resolution_hint", "drake:hydroelastic_modulus", "drake:hydroelastic_margin",
@@ -100,14 +100,21 @@ isoStatus scene_proximity(sceneCtx *c, const sceneFile *f, xmlNode *props, int u
         return st;
     } else {
       g->hydroelastic_modulus = val[T_MODULUS];
+      g->legacy_given |= ISO_LEGACY_MODULUS;
+      given->modulus = seen[T_MODULUS];
     }
   }
   if (seen[T_MARGIN]) g->margin = val[T_MARGIN];
-  if (seen[T_DISSIPATION]) g->hunt_crossley_dissipation = val[T_DISSIPATION];
+  if (seen[T_DISSIPATION]) {
+    g->hunt_crossley_dissipation = val[T_DISSIPATION];
+    g->legacy_given |= ISO_LEGACY_DISSIPATION;
+    given->dissipation = seen[T_DISSIPATION];
+  }
   if (seen[T_RELAXATION]) g->relaxation_time = val[T_RELAXATION];
   if (seen[T_STIFFNESS]) g->point_stiffness = val[T_STIFFNESS];
   if (seen[T_SLAB]) g->slab_thickness = val[T_SLAB];
-  *has_friction = seen[T_MU_D] || seen[T_MU_S];
+  given->friction = seen[T_MU_D] ? seen[T_MU_D] : seen[T_MU_S];
+  if (given->friction) g->legacy_given |= ISO_LEGACY_FRICTION;
   if (seen[T_MU_D] && seen[T_MU_S]) {
     g->mu_static = val[T_MU_S];
     g->mu_dynamic = val[T_MU_D];
@@ -116,6 +123,85 @@ isoStatus scene_proximity(sceneCtx *c, const sceneFile *f, xmlNode *props, int u
     g->mu_static = g->mu_dynamic = val[T_MU_D];
   } else if (seen[T_MU_S]) {
     g->mu_static = g->mu_dynamic = val[T_MU_S];
+  }
+  return ISO_OK;
+}
+
+/* ---- seed 004's <drake_compliance> ------------------------------------------------------------ */
+
+/* Why a <drake_compliance> value loses to drake: tag `t`. */
+static isoStatus overridden(sceneCtx *c, const sceneFile *f, xmlNode *k, xmlNode *t) {
+  char qb[128], why[400];
+  snprintf(why, sizeof why,
+           "<%s> at line %d sets the same value and wins: the drake: proximity tags are the current "
+           "form, and Drake's parser too takes them over <drake_compliance>",
+           scene_qname(t, qb, (int)sizeof qb), scene_line(t));
+  return scene_ignore(c, f, k, why);
+}
+
+static isoStatus compliance_value(sceneCtx *c, const sceneFile *f, xmlNode *k, double *out) {
+  isoStatus st = scene_check(c, f, k, NULL, NULL);
+  if (st != ISO_OK) return st;
+  return scene_text_numbers(&c->mem, f, k, 1, out);
+}
+
+isoStatus scene_drake_compliance(sceneCtx *c, const sceneFile *f, xmlNode *n, const sceneProx *given,
+                                 isoGeometryDef *g) {
+  static const char *const e[] = {"youngs_modulus", "dissipation", "static_friction", "dynamic_friction", NULL};
+  isoStatus st = scene_check(c, f, n, e, NULL);
+  if (st != ISO_OK) return st;
+  xmlNode *ym = scene_child(n, "youngs_modulus"), *dn = scene_child(n, "dissipation");
+  xmlNode *sn = scene_child(n, "static_friction"), *kn = scene_child(n, "dynamic_friction");
+  double E = 0, d = 0, mu_s = 0, mu_d = 0;
+  /* every value is read and checked, used or not */
+  if (ym) {
+    if ((st = compliance_value(c, f, ym, &E)) != ISO_OK) return st;
+    if (!(E > 0) || !isfinite(E)) return scene_fail(f, ym, ISO_ERR_INVALID, "Young's modulus %g must be finite and > 0", E);
+  }
+  if (dn) {
+    if ((st = compliance_value(c, f, dn, &d)) != ISO_OK) return st;
+    if (!(d >= 0) || !isfinite(d)) return scene_fail(f, dn, ISO_ERR_INVALID, "dissipation %g must be finite and >= 0", d);
+  }
+  if (sn && (st = compliance_value(c, f, sn, &mu_s)) != ISO_OK) return st;
+  if (kn && (st = compliance_value(c, f, kn, &mu_d)) != ISO_OK) return st;
+  if (sn && !kn)
+    return scene_fail(f, sn, ISO_ERR_PARSE,
+                      "static friction %g without <dynamic_friction>: the frictions come as a pair or not at all", mu_s);
+  if (kn && !sn)
+    return scene_fail(f, kn, ISO_ERR_PARSE,
+                      "dynamic friction %g without <static_friction>: the frictions come as a pair or not at all", mu_d);
+  if (sn && (st = scene_check_friction(f, kn, mu_s, mu_d)) != ISO_OK) return st;
+
+  if (ym) {
+    if (given->modulus) {
+      if ((st = overridden(c, f, ym, given->modulus)) != ISO_OK) return st;
+    } else if (g->compliance == ISO_COMPLIANCE_COMPLIANT) {
+      if ((st = scene_ignore(c, f, ym,
+                             "a compliant hydroelastic geometry's modulus is its pressure field's: "
+                             "give it with <drake:hydroelastic_modulus>")) != ISO_OK)
+        return st;
+    } else {
+      g->hydroelastic_modulus = E;
+      g->legacy_given |= ISO_LEGACY_MODULUS;
+    }
+  }
+  if (dn) {
+    if (given->dissipation) {
+      if ((st = overridden(c, f, dn, given->dissipation)) != ISO_OK) return st;
+    } else {
+      g->hunt_crossley_dissipation = d;
+      g->legacy_given |= ISO_LEGACY_DISSIPATION;
+    }
+  }
+  if (sn) {
+    if (given->friction) {
+      if ((st = overridden(c, f, sn, given->friction)) != ISO_OK) return st;
+      if ((st = overridden(c, f, kn, given->friction)) != ISO_OK) return st;
+    } else {
+      g->mu_static = mu_s;
+      g->mu_dynamic = mu_d;
+      g->legacy_given |= ISO_LEGACY_FRICTION;
+    }
   }
   return ISO_OK;
 }

@@ -217,8 +217,10 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
 
 /* SDFormat's legacy friction, <surface><friction><ode><mu> (static) and <mu2> (dynamic), each
  * 1.0 when absent (Drake's MakeCoulombFrictionFromSdfCollisionOde). With drake:mu_* given,
- * Drake ignores them with a warning; here they are reported. */
-static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, int has_friction, isoGeometryDef *g) {
+ * Drake ignores them with a warning; here they are reported, `friction_given` saying why (as
+ * when <drake_compliance> gives the pair). */
+static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *friction_given,
+                              isoGeometryDef *g) {
   static const char *const se[] = {"friction", NULL}, *const fe[] = {"ode", NULL}, *const oe[] = {"mu", "mu2", NULL};
   isoStatus st;
   if ((st = scene_check(c, f, n, se, NULL)) != ISO_OK) return st;
@@ -229,9 +231,9 @@ static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, int h
   if (!ode) return ISO_OK;
   if ((st = scene_check(c, f, ode, oe, NULL)) != ISO_OK) return st;
   xmlNode *mu = scene_child(ode, "mu"), *mu2 = scene_child(ode, "mu2");
-  if (has_friction) {
-    if (mu && (st = scene_ignore(c, f, mu, "drake:mu_dynamic/mu_static are given; Drake ignores it too")) != ISO_OK) return st;
-    if (mu2 && (st = scene_ignore(c, f, mu2, "drake:mu_dynamic/mu_static are given; Drake ignores it too")) != ISO_OK) return st;
+  if (friction_given) { /* why they are not used */
+    if (mu && (st = scene_ignore(c, f, mu, friction_given)) != ISO_OK) return st;
+    if (mu2 && (st = scene_ignore(c, f, mu2, friction_given)) != ISO_OK) return st;
     return ISO_OK;
   }
   double s = 1.0, d = 1.0;
@@ -240,11 +242,13 @@ static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, int h
   if ((st = scene_check_friction(f, ode, s, d)) != ISO_OK) return st;
   g->mu_static = s;
   g->mu_dynamic = d;
+  g->legacy_given |= ISO_LEGACY_FRICTION;
   return ISO_OK;
 }
 
 isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, int link) {
-  static const char *const elems[] = {"pose", "geometry", "surface", "drake:proximity_properties", NULL};
+  static const char *const elems[] = {"pose", "geometry", "surface", "drake:proximity_properties",
+                                      "drake_compliance", NULL};
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
@@ -258,11 +262,20 @@ isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int s
   scenePose pose = {xf_identity(), NULL, f, n};
   xmlNode *pn = scene_child(n, "pose");
   if (pn && (st = scene_sdf_pose(c, f, pn, &pose)) != ISO_OK) return st;
-  int has_friction = 0;
+  sceneProx given = {NULL, NULL, NULL};
   xmlNode *props = scene_child(n, "drake:proximity_properties");
-  if (props && (st = scene_proximity(c, f, props, 0, &g, &has_friction)) != ISO_OK) return st;
+  if (props && (st = scene_proximity(c, f, props, 0, &g, &given)) != ISO_OK) return st;
+  /* seed 004's materials; a friction pair given there wins over <surface>'s ode friction (the
+     tag was written for this model; the ode one is SDFormat's generic fallback) */
+  xmlNode *comp = scene_child(n, "drake_compliance");
+  const unsigned before = g.legacy_given;
+  if (comp && (st = scene_drake_compliance(c, f, comp, &given, &g)) != ISO_OK) return st;
+  const char *friction_given = given.friction ? "drake:mu_dynamic/mu_static are given; Drake ignores it too"
+                               : (g.legacy_given & ~before & ISO_LEGACY_FRICTION)
+                                   ? "<drake_compliance> gives this geometry's friction pair"
+                                   : NULL;
   xmlNode *surface = scene_child(n, "surface");
-  if (surface && (st = read_surface(c, f, surface, has_friction, &g)) != ISO_OK) return st;
+  if (surface && (st = read_surface(c, f, surface, friction_given, &g)) != ISO_OK) return st;
   char *name = scene_attr(&c->mem, n, "name");
   sceneGeom *sg;
   if ((st = scene_new_geom(c, &sg)) != ISO_OK) return st;

@@ -161,25 +161,6 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
   return ISO_OK;
 }
 
-/* The legacy <drake_compliance> friction (Drake's ParseCoulombFrictionFromDrakeCompliance):
- * static and dynamic must come together. */
-static isoStatus read_compliance(sceneCtx *c, const sceneFile *f, xmlNode *n, int has_friction, isoGeometryDef *g) {
-  static const char *const e[] = {"static_friction", "dynamic_friction", NULL};
-  isoStatus st;
-  if (has_friction) return scene_ignore(c, f, n, "drake:mu_dynamic/mu_static are given; Drake ignores it too");
-  if ((st = scene_check(c, f, n, e, NULL)) != ISO_OK) return st;
-  xmlNode *s = scene_child(n, "static_friction"), *d = scene_child(n, "dynamic_friction");
-  if (!s && !d) return ISO_OK;
-  if (!s || !d) return scene_fail(f, n, ISO_ERR_PARSE, "give both <static_friction> and <dynamic_friction>, or neither");
-  double mu_s, mu_d;
-  if ((st = scene_text_numbers(&c->mem, f, s, 1, &mu_s)) != ISO_OK) return st;
-  if ((st = scene_text_numbers(&c->mem, f, d, 1, &mu_d)) != ISO_OK) return st;
-  if ((st = scene_check_friction(f, n, mu_s, mu_d)) != ISO_OK) return st;
-  g->mu_static = mu_s;
-  g->mu_dynamic = mu_d;
-  return ISO_OK;
-}
-
 static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int link) {
   static const char *const elems[] = {"origin", "geometry", "drake:proximity_properties", "drake_compliance", NULL};
   static const char *const attrs[] = {"name", NULL};
@@ -191,11 +172,11 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int
   if ((st = read_geometry(c, f, geom, &g)) != ISO_OK) return st;
   xform X;
   if ((st = scene_urdf_origin(c, f, scene_child(n, "origin"), &X)) != ISO_OK) return st;
-  int has_friction = 0;
+  sceneProx given = {NULL, NULL, NULL};
   xmlNode *props = scene_child(n, "drake:proximity_properties");
-  if (props && (st = scene_proximity(c, f, props, 1, &g, &has_friction)) != ISO_OK) return st;
-  xmlNode *comp = scene_child(n, "drake_compliance");
-  if (comp && (st = read_compliance(c, f, comp, has_friction, &g)) != ISO_OK) return st;
+  if (props && (st = scene_proximity(c, f, props, 1, &g, &given)) != ISO_OK) return st;
+  xmlNode *comp = scene_child(n, "drake_compliance"); /* seed 004's materials */
+  if (comp && (st = scene_drake_compliance(c, f, comp, &given, &g)) != ISO_OK) return st;
   char *name = scene_attr(&c->mem, n, "name");
   sceneGeom *sg;
   if ((st = scene_new_geom(c, &sg)) != ISO_OK) return st;

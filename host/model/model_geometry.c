@@ -27,6 +27,7 @@ isoGeometryDef iso_default_geometry_def(void) {
   g.mu_static = 0.5;
   g.mu_dynamic = 0.5;
   g.point_stiffness = 1e6;
+  g.legacy_given = ISO_LEGACY_ALL;
   return g;
 }
 
@@ -141,6 +142,8 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   /* +∞ is allowed (a rigid side: the other's stiffness counts), 0 means "estimate" */
   if (!(g->point_stiffness >= 0))
     return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be >= 0", what, g->point_stiffness);
+  if (g->legacy_given & ~ISO_LEGACY_ALL)
+    return iso_fail(ISO_ERR_INVALID, "%s: legacy_given %#x has bits outside ISO_LEGACY_ALL", what, g->legacy_given);
   if (g->shape == ISO_SHAPE_HALFSPACE && g->compliance == ISO_COMPLIANCE_COMPLIANT) {
     if (!(g->slab_thickness > 0) || !isfinite(g->slab_thickness))
       return iso_fail(ISO_ERR_INVALID, "%s: a compliant half-space needs slab_thickness > 0 (got %g)",

@@ -24,6 +24,12 @@ isoSimDef iso_default_sim_def(void) {
   d.capacity.max_candidates = 2048;
   d.contact.surface_representation = ISO_SURFACE_POLYGON;
   d.contact.approximation = ISO_CONTACT_LAGGED;
+  d.contact.point_model = ISO_POINT_DRAKE;
+  d.contact.characteristic_radius = SAP_LEGACY_CHARACTERISTIC_RADIUS;
+  d.contact.legacy_youngs_modulus = SAP_LEGACY_YOUNGS_MODULUS;
+  d.contact.legacy_dissipation = SAP_LEGACY_DISSIPATION;
+  d.contact.legacy_static_friction = SAP_LEGACY_STATIC_FRICTION;
+  d.contact.legacy_dynamic_friction = SAP_LEGACY_DYNAMIC_FRICTION;
   d.solver.max_iterations = 100;
   d.solver.relative_tolerance = 1e-6;
   d.solver.on_failure = ISO_SAP_ACCEPT;
@@ -60,6 +66,26 @@ static isoStatus check_sim_def(const isoSimDef *d) {
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact.surface_representation %d", rep);
   if (approx != ISO_CONTACT_CONVEX && approx != ISO_CONTACT_LAGGED && approx != ISO_CONTACT_SIMILAR)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact.approximation %d", approx);
+  const int pm = (int)d->contact.point_model;
+  if (pm != ISO_POINT_DRAKE && pm != ISO_POINT_LEGACY)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown contact.point_model %d", pm);
+  if (pm == ISO_POINT_LEGACY) {
+    const isoContactDef *c = &d->contact;
+    if (!(c->characteristic_radius > 0) || !isfinite(c->characteristic_radius))
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_create: contact.characteristic_radius %g must be finite and > 0",
+                      c->characteristic_radius);
+    if (!(c->legacy_youngs_modulus > 0) || !isfinite(c->legacy_youngs_modulus))
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_create: contact.legacy_youngs_modulus %g must be finite and > 0",
+                      c->legacy_youngs_modulus);
+    if (!(c->legacy_dissipation >= 0) || !isfinite(c->legacy_dissipation))
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_create: contact.legacy_dissipation %g must be finite and >= 0",
+                      c->legacy_dissipation);
+    if (!(c->legacy_dynamic_friction >= 0) || !isfinite(c->legacy_static_friction) ||
+        !(c->legacy_static_friction >= c->legacy_dynamic_friction))
+      return iso_fail(ISO_ERR_INVALID,
+                      "iso_sim_create: contact.legacy_static_friction %g and legacy_dynamic_friction %g must be "
+                      "finite, >= 0 and static >= dynamic", c->legacy_static_friction, c->legacy_dynamic_friction);
+  }
   if (d->solver.max_iterations < 1)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: solver.max_iterations = %d, must be >= 1",
                     d->solver.max_iterations);
@@ -71,6 +97,26 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->backend != ISO_BACKEND_CPU && d->backend != ISO_BACKEND_CUDA && d->backend != ISO_BACKEND_AUTO)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: unknown backend kind %d", (int)d->backend);
   return ISO_OK;
+}
+
+/* The legacy point model's default material (seed 004): every value a geometry left at its
+ * default (isoGeometryDef.legacy_given) takes the sim's, in the sim's copy of the model, so the
+ * per-world parameters start from it. Compliant hydroelastic geometries keep theirs: their
+ * modulus and dissipation are those of their pressure fields. */
+static void legacy_defaults(const isoModel *m, const isoContactDef *c, modelFlat *f) {
+  char *base = (char *)f->arena.base;
+  real *E = (real *)(base + f->off[MF_geom_E]), *d = (real *)(base + f->off[MF_geom_d]);
+  real *mu = (real *)(base + f->off[MF_geom_mu]);
+  for (int g = 0; g < m->ngeom; ++g) {
+    const isoGeometryDef *gd = &m->geom[g];
+    if (gd->compliance == ISO_COMPLIANCE_COMPLIANT) continue;
+    if (!(gd->legacy_given & ISO_LEGACY_MODULUS)) E[g] = c->legacy_youngs_modulus;
+    if (!(gd->legacy_given & ISO_LEGACY_DISSIPATION)) d[g] = c->legacy_dissipation;
+    if (!(gd->legacy_given & ISO_LEGACY_FRICTION)) {
+      mu[2 * g] = c->legacy_static_friction;
+      mu[2 * g + 1] = c->legacy_dynamic_friction;
+    }
+  }
 }
 
 isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) {
@@ -100,6 +146,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   int wmax = s->nq > 6 ? s->nq : 6; /* widest row: a body's q, or a 6-value parameter */
   TRY(model_flat_copy(&m->flat, &s->model));
   model_view_bind(&s->model, s->model.arena.base, &s->mh);
+  if (d.contact.point_model == ISO_POINT_LEGACY) legacy_defaults(m, &d.contact, &s->model);
   if (s->be.kind == ISO_BACKEND_CPU) {
     s->md = s->mh;
   } else { /* one upload of the whole block */

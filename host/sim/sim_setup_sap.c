@@ -78,6 +78,8 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
 
   p->mat.geom_body = gbody_dev;
   p->mat.model = s->def.contact.approximation;
+  p->mat.legacy = s->def.contact.point_model == ISO_POINT_LEGACY;
+  p->mat.radius = (real)s->def.contact.characteristic_radius;
   p->mat.stiction_tolerance = SAP_DEFAULT_STICTION_TOLERANCE;
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;

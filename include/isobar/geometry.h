@@ -38,6 +38,13 @@ typedef enum isoCompliance {
   ISO_COMPLIANCE_COMPLIANT = 2  /* compliant hydroelastic: a tetrahedral mesh with a pressure field */
 } isoCompliance;
 
+/* Bits of isoGeometryDef.legacy_given: the material values a geometry gives the legacy point
+ * model (isoContactDef.point_model = ISO_POINT_LEGACY, seed 004). */
+#define ISO_LEGACY_MODULUS 1u     /* hydroelastic_modulus, read as Young's modulus E */
+#define ISO_LEGACY_DISSIPATION 2u /* hunt_crossley_dissipation */
+#define ISO_LEGACY_FRICTION 4u    /* mu_static and mu_dynamic */
+#define ISO_LEGACY_ALL 7u
+
 typedef struct isoGeometryDef {
   const char *name;        /* unique name (copied); NULL gives "geometry<index>"; default NULL */
   int body;                /* body index, or ISO_WORLD_BODY; default ISO_WORLD_BODY */
@@ -60,6 +67,13 @@ typedef struct isoGeometryDef {
   double mu_dynamic;               /* dynamic friction, >= 0; default 0.5 */
   double point_stiffness;          /* point-contact stiffness, N/m, > 0 (INFINITY: rigid), or 0:
                                       estimated from the model's penetration allowance; default 1e6 */
+  unsigned legacy_given;           /* ISO_LEGACY_* bits: which of the values above the legacy point
+                                      model takes from this geometry; for the others a sim with that
+                                      model uses its default material (isoContactDef.legacy_*), as
+                                      Drake's CompliantContactModel resolved a material left at its
+                                      default when it evaluated a contact. A compliant hydroelastic
+                                      geometry always keeps its own values. Default ISO_LEGACY_ALL;
+                                      the scene loaders set the bits of the values a file gives */
 } isoGeometryDef;
 
 /* Drake's defaults, as documented on each field. */

@@ -48,10 +48,42 @@ typedef struct isoCapacityDef {
                          thousands */
 } isoCapacityDef;
 
+/* Point contact models (for every geometry pair without a hydroelastic surface).
+ *
+ * ISO_POINT_LEGACY is Drake's older compliant point contact with per-geometry materials (seed 004,
+ * "Drake Contact Implementation"; Drake's CompliantContactModel of 2018). It reads, per world, the
+ * same parameters as the rest of the step, so they can be randomised per world as always:
+ *   ISO_PARAM_GEOM_MODULUS     → Young's modulus E of each geometry, Pa
+ *   ISO_PARAM_GEOM_DISSIPATION → Hunt–Crossley dissipation d, s/m
+ *   ISO_PARAM_GEOM_FRICTION    → friction (the solver's friction cone takes the dynamic one, as
+ *                                for every contact)
+ * and not ISO_PARAM_GEOM_STIFFNESS. For two geometries M and N in contact, with squish factors
+ * s_M = E_N/(E_M + E_N) and s_N = 1 − s_M:
+ *   E = s_M·E_M,  d = s_M·d_M + s_N·d_N,  μ = 2·μ_M·μ_N/(μ_M + μ_N),
+ *   stiffness k = 2·E·R ("a cylinder of radius R on a plane": f_n = 2·E·R·x before dissipation),
+ *   contact point C = M_c·s_N + N_c·s_M (M_c, N_c: each surface's point deepest in the other),
+ * and the pair enters the solver as every point contact does (reference §4.2: φ0 = −x, fe0 = k·x),
+ * under contact.approximation: Hunt–Crossley n = k·x·(1 + d·ẋ) for LAGGED and SIMILAR; the
+ * convex model ignores d and uses the relaxation time, as it does for today's point contact.
+ * Geometries whose materials were left at their defaults (isoGeometryDef.legacy_given) take the
+ * sim's legacy default material below; the per-world parameters start from those values. */
+typedef enum isoPointModel {
+  ISO_POINT_DRAKE = 0, /* today's Drake point contact: per-geometry stiffness (reference §4.2) */
+  ISO_POINT_LEGACY = 1 /* seed 004's compliant point contact, described above */
+} isoPointModel;
+
 /* How contact is modelled. */
 typedef struct isoContactDef {
   isoSurfaceRepresentation surface_representation; /* default ISO_SURFACE_POLYGON (as Drake) */
   isoContactApproximation approximation;           /* default ISO_CONTACT_LAGGED (as Drake) */
+  isoPointModel point_model;                       /* default ISO_POINT_DRAKE */
+  /* ISO_POINT_LEGACY only (checked only then); defaults are those of Drake's rigid_body_plant
+     (compliant_material.cc, compliant_contact_model.cc, 2018): */
+  double characteristic_radius;  /* R, m, finite and > 0; default 2e-4 */
+  double legacy_youngs_modulus;  /* default material: E, Pa, finite and > 0; default 1e8 */
+  double legacy_dissipation;     /* default material: d, s/m, finite and >= 0; default 0.32 */
+  double legacy_static_friction; /* default material: finite and >= the dynamic one; default 0.9 */
+  double legacy_dynamic_friction; /* default material: finite and >= 0; default 0.5 */
 } isoContactDef;
 
 /* The SAP solver's stopping rules. */
@@ -216,10 +248,12 @@ typedef enum isoParam {
   ISO_PARAM_BODY_COM = 2,     /* item = body; 3 values, m, body frame */
   ISO_PARAM_BODY_INERTIA = 3, /* item = body; 6 values Ixx Iyy Izz Ixy Ixz Iyz about the COM in
                                  the body frame, kg m²; positive definite, triangle inequality */
-  ISO_PARAM_GEOM_MODULUS = 4,     /* item = geometry; hydroelastic modulus E, Pa, > 0 */
+  ISO_PARAM_GEOM_MODULUS = 4,     /* item = geometry; hydroelastic modulus E, Pa, > 0 (the legacy
+                                     point model reads it as Young's modulus, isoPointModel) */
   ISO_PARAM_GEOM_DISSIPATION = 5, /* item = geometry; Hunt–Crossley dissipation, s/m, >= 0 */
   ISO_PARAM_GEOM_FRICTION = 6,    /* item = geometry; 2 values: static, dynamic friction, >= 0 */
-  ISO_PARAM_GEOM_STIFFNESS = 7,   /* item = geometry; point-contact stiffness, N/m, > 0 */
+  ISO_PARAM_GEOM_STIFFNESS = 7,   /* item = geometry; point-contact stiffness, N/m, > 0 (not read
+                                     by the legacy point model) */
   ISO_PARAM_GEOM_RELAXATION = 8,  /* item = geometry; relaxation time, s, >= 0 */
   /* joints: item = a DoF, the index of its velocity in a world's v (iso_model_joint_slice) */
   ISO_PARAM_DOF_DAMPING = 9,      /* 1 value: viscous damping, N m s/rad or N s/m, >= 0 */

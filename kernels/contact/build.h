@@ -24,6 +24,9 @@ typedef struct sapMaterials {
   wfield tau;       /* (ngeom) relaxation time */
   const int *geom_body; /* (ngeom) */
   int model;        /* SAP_MODEL_* */
+  int legacy;       /* 1: point pairs follow the legacy model (isoPointModel ISO_POINT_LEGACY):
+                       E is Young's modulus, k is not read */
+  real radius;      /* legacy characteristic radius R, m */
   real stiction_tolerance, beta, sigma;
 } sapMaterials;
 
@@ -68,7 +71,10 @@ static inline ISO_HD void sap_point_list_world(const sapMaterials *M, const sapP
     if (!h->valid) continue;
     const int ga = h->geom_a, gb = h->geom_b;
     real wa, wb;
-    sap_point_contact_weights(sap_mat(M->k, w, ga, 1, 0), sap_mat(M->k, w, gb, 1, 0), &wa, &wb);
+    if (M->legacy)
+      sap_legacy_point_weights(sap_mat(M->E, w, ga, 1, 0), sap_mat(M->E, w, gb, 1, 0), &wa, &wb);
+    else
+      sap_point_contact_weights(sap_mat(M->k, w, ga, 1, 0), sap_mat(M->k, w, gb, 1, 0), &wa, &wb);
     contactRec *r = list + n++;
     r->point = v3_add(v3_scale(h->p_WCa, wa), v3_scale(h->p_WCb, wb));
     r->normal = h->nhat_BA;
@@ -125,16 +131,23 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
         sap_con_finish(c, &j, i, &p, cl, A_world, dt);
       }
     } else if (n < max_con) { /* point contact (§4.2) */
-      real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
       sapCon *c = con + n;
       sapJac j;
       pool_ok &= sap_con_geometry_tree(c, n, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB, TS, Sw,
                                        pool, &j);
       if (!pool_ok) break;
       sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
-      p.k = sap_combine_stiffness(kA, kB);
+      const real dA = sap_mat(M->d, w, ga, 1, 0), dB = sap_mat(M->d, w, gb, 1, 0);
+      if (M->legacy) { /* seed 004: k = 2·E·R from the squish-weighted Young's moduli */
+        const real EA = sap_mat(M->E, w, ga, 1, 0), EB = sap_mat(M->E, w, gb, 1, 0);
+        p.k = sap_legacy_stiffness(EA, EB, M->radius);
+        p.d = sap_legacy_dissipation(EA, EB, dA, dB);
+      } else {
+        const real kA = sap_mat(M->k, w, ga, 1, 0), kB = sap_mat(M->k, w, gb, 1, 0);
+        p.k = sap_combine_stiffness(kA, kB);
+        p.d = sap_combine_point_dissipation(kA, kB, dA, dB);
+      }
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);
-      p.d = sap_combine_point_dissipation(kA, kB, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
       sap_con_finish(c, &j, i, &p, cl, A_world, dt);
     }
     n++;

@@ -122,6 +122,57 @@ static inline ISO_HD int sap_hydro_face_params(real area, real p0, real gM, real
   return 1;
 }
 
+/* ---- the legacy point model (seed 004, "Drake Contact Implementation") ----------------------
+ * Drake's compliant point contact of 2018 with per-geometry materials. Its default material and
+ * characteristic radius, from RobotLocomotion/drake multibody/rigid_body_plant/
+ * compliant_material.cc (CompliantMaterial::kDefault*) and compliant_contact_model.cc
+ * (CompliantContactModelParameters::kDefaultCharacteristicRadius) at commit 441a95db (2018).
+ * One difference: that code computed f = E·R·x, while seed 004 states the cylinder-on-a-plane
+ * law f = 2·E·R·x; the seed is followed here. */
+#define SAP_LEGACY_YOUNGS_MODULUS 1e8       /* Pa, "a hard rubber" */
+#define SAP_LEGACY_DISSIPATION 0.32         /* s/m, Hunt and Crossley's value for ivory */
+#define SAP_LEGACY_STATIC_FRICTION 0.9
+#define SAP_LEGACY_DYNAMIC_FRICTION 0.5
+#define SAP_LEGACY_CHARACTERISTIC_RADIUS 2e-4 /* m (0.2 mm) */
+
+/* Squish factors of M and N: s_M = E_N/(E_M + E_N), s_N = 1 − s_M, the share of the deformation
+ * each side takes (the softer side takes more). Moduli are finite and > 0 (checked at the
+ * door); a zero sum, which they never make, gives ½ each. */
+static inline ISO_HD void sap_legacy_squish(real EM, real EN, real *sM, real *sN) {
+  real denom = EM + EN;
+  *sM = denom == (real)0 ? (real)0.5 : EN / denom;
+  *sN = (real)1 - *sM;
+}
+
+/* Effective Young's modulus E = s_M·E_M (= s_N·E_N; E_M/2 for equal moduli). */
+static inline ISO_HD real sap_legacy_modulus(real EM, real EN) {
+  real sM, sN;
+  sap_legacy_squish(EM, EN, &sM, &sN);
+  return sM * EM;
+}
+
+/* Dissipation d = s_M·d_M + s_N·d_N: each side's own d weighted by its own squish (the same
+ * weighting as sap_combine_dissipation_weighted with the moduli as weights). */
+static inline ISO_HD real sap_legacy_dissipation(real EM, real EN, real dM, real dN) {
+  real sM, sN;
+  sap_legacy_squish(EM, EN, &sM, &sN);
+  return sM * dM + sN * dN;
+}
+
+/* Stiffness of the pair: f_n = 2·E·R·x, so k = 2·E·R with E from sap_legacy_modulus. */
+static inline ISO_HD real sap_legacy_stiffness(real EM, real EN, real R) {
+  return (real)2 * sap_legacy_modulus(EM, EN) * R;
+}
+
+/* Contact point weights: C = M_c·s_N + N_c·s_M, so M's surface point takes N's squish. A foam M
+ * (s_M → 1) puts C on N_c, the point of N deepest in M: the rigid body's surface. */
+static inline ISO_HD void sap_legacy_point_weights(real EM, real EN, real *wM, real *wN) {
+  real sM, sN;
+  sap_legacy_squish(EM, EN, &sM, &sN);
+  *wM = sN;
+  *wN = sM;
+}
+
 /* Penetration-allowance heuristic (§4.4, MultibodyPlant::EstimatePointContactParameters), used
  * only for geometries without stiffness or dissipation:
  *   g = |gravity| (9.81 when 0), k_c = m_max·g/allowance, ω = √(k_c/m_max),
