@@ -379,3 +379,57 @@ Test(joint_dynamics, interleaved_trees_step_as_contiguous_ones) {
   }
   cr_assert(memcmp(q[0], q[1], sizeof q[0]) == 0, "interleaved bodies changed the motion: %.17g vs %.17g", q[0][1], q[1][1]);
 }
+
+/* Drake's Pendulum.urdf kind of link: a point mass on a massless rod. The mass matrix m l² is
+ * positive though the body's rotational inertia is zero; its period is the ideal pendulum's. */
+Test(joint_dynamics, a_point_mass_pendulum_swings_with_the_ideal_period) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(NULL, &m), ISO_OK);
+  isoBodyDef b = iso_default_body_def();
+  b.mass = 2, b.com[2] = -0.6;
+  memset(b.inertia, 0, sizeof b.inertia);
+  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_OK, "%s", iso_last_error());
+  isoJointDef j = iso_default_joint_def();
+  j.child = 0, j.axis[0] = 0, j.axis[1] = 1, j.axis[2] = 0;
+  int joint;
+  cr_assert_eq(iso_model_add_joint(m, &j, &joint), ISO_OK);
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = jb_sim(m, 1, 1);
+  jb_set_joint(s, m, 0, joint, 0.02, 0);
+  double t[16];
+  int n = upward_crossings(s, m, joint, 8000, t, 16);
+  cr_assert_geq(n, 4);
+  const double T = (t[n - 1] - t[0]) / (n - 1), T0 = 2 * 3.14159265358979323846 * sqrt(0.6 / G);
+  /* the small-angle test's 1e-4 (amplitude correction 2.5e-5 included) */
+  cr_assert_float_eq(T, T0 * (1 + 0.02 * 0.02 / 16), 1e-4 * T0, "period %.7f, ideal %.7f", T, T0);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* A massless link at the end of a chain leaves its joint without inertia: the world is flagged
+ * (not positive definite) and frozen, never stepped into NaN, and other worlds are untouched. */
+Test(joint_dynamics, a_massless_leaf_is_flagged_not_spd) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(NULL, &m), ISO_OK);
+  const jbLink L = {1.0, 0.05, 0.5};
+  jb_add_link(m, "arm", -1, 0, 0, 0, &L, 0);
+  isoBodyDef b = iso_default_body_def();
+  b.mass = 0;
+  memset(b.inertia, 0, sizeof b.inertia);
+  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_OK);
+  isoJointDef j = iso_default_joint_def();
+  j.parent = 0, j.child = 1;
+  cr_assert_eq(iso_model_add_joint(m, &j, NULL), ISO_OK);
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = jb_sim(m, 1, 1);
+  cr_assert_eq(iso_sim_step(s), ISO_OK);
+  uint32_t st;
+  cr_assert_eq(iso_sim_get_status(s, iso_worlds_one(0), &st), ISO_OK);
+  cr_assert(st & ISO_WORLD_NOT_SPD, "status %#x", st);
+  cr_assert(st & ISO_WORLD_FROZEN);
+  double q[2];
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(0), q), ISO_OK);
+  cr_assert(isfinite(q[0]) && isfinite(q[1]));
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

@@ -47,12 +47,33 @@ Test(model, defaults_are_documented_values) {
 Test(model, bad_mass_is_rejected_by_name) {
   isoBodyDef bd = iso_default_body_def();
   bd.name = "wheel";
-  bd.mass = 0;
-  rejects(bd, ISO_ERR_INVALID, "body 'wheel': mass 0");
   bd.mass = -2;
   rejects(bd, ISO_ERR_INVALID, "mass -2");
   bd.mass = NAN;
   rejects(bd, ISO_ERR_INVALID, "wheel");
+}
+
+/* A massless body, or a point mass, may hang on a joint (Drake allows both); left free, it is
+ * refused when the model compiles, by name. */
+Test(model, massless_and_point_mass_bodies_need_a_joint) {
+  for (int point = 0; point < 2; ++point) {
+    isoModel *m = model();
+    isoBodyDef bd = iso_default_body_def();
+    bd.name = "wheel";
+    if (point) memset(bd.inertia, 0, sizeof bd.inertia);
+    else bd.mass = 0, memset(bd.inertia, 0, sizeof bd.inertia);
+    cr_assert_eq(iso_model_add_body(m, &bd, NULL), ISO_OK, "%s", iso_last_error());
+    isoStatus st = iso_model_compile(m);
+    cr_assert_eq(st, ISO_ERR_INVALID);
+    cr_assert(strstr(iso_last_error(), "body 'wheel'") != NULL && strstr(iso_last_error(), "joint") != NULL, "%s",
+              iso_last_error());
+    iso_model_destroy(m);
+  }
+  /* massless with rotational inertia is nonsense on a joint too */
+  isoBodyDef bd = iso_default_body_def();
+  bd.name = "ghost";
+  bd.mass = 0;
+  rejects(bd, ISO_ERR_INVALID, "body 'ghost': a massless body cannot have rotational inertia");
 }
 
 Test(model, bad_inertia_is_rejected) {

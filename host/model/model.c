@@ -86,11 +86,25 @@ isoStatus model_check_inertia(double mass, const double *I, const char *what) {
   return ISO_OK;
 }
 
-isoStatus model_check_body(const isoBodyDef *d, const char *what) {
-  if (!isfinite(d->mass) || d->mass <= 0)
-    return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0", what, d->mass);
+isoStatus model_check_body(const isoBodyDef *d, const char *what, int free_body) {
+  if (!isfinite(d->mass) || d->mass < 0 || (free_body && d->mass == 0))
+    return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0%s", what, d->mass,
+                    free_body && d->mass == 0 ? " (a free body; only a body a joint moves may be massless)" : "");
   if (!all_finite(d->com, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: centre of mass is not finite", what);
+  const double *I = d->inertia;
+  if (all_finite(I, 6) && I[0] == 0 && I[1] == 0 && I[2] == 0 && I[3] == 0 && I[4] == 0 && I[5] == 0) {
+    /* a point mass, or a massless link, as Drake allows on a joint: the tree's mass matrix is
+     * what must be positive definite, and the step flags a world where it is not */
+    if (free_body)
+      return iso_fail(ISO_ERR_INVALID,
+                      "%s: rotational inertia is zero (a free body needs a positive definite one; only a body "
+                      "a joint moves may be a point mass)",
+                      what);
+    return ISO_OK;
+  }
+  if (d->mass == 0)
+    return iso_fail(ISO_ERR_INVALID, "%s: a massless body cannot have rotational inertia", what);
   return model_check_inertia(d->mass, d->inertia, what);
 }
 
@@ -126,7 +140,7 @@ isoStatus iso_model_add_body(isoModel *m, const isoBodyDef *def, int *id) {
   }
   if (name[0] == '\0') return iso_fail(ISO_ERR_INVALID, "body %d: name is empty", m->nbody);
   snprintf(what, sizeof what, "body '%.120s'", name);
-  isoStatus st = model_check_body(def, what);
+  isoStatus st = model_check_body(def, what, 0); /* a joint added later may move it */
   if (st != ISO_OK) return st;
   if (find_body(m, name) >= 0)
     return iso_fail(ISO_ERR_INVALID, "%s: a body of that name already exists", what);
@@ -165,7 +179,9 @@ isoStatus iso_model_validate(const isoModel *m) {
   for (int i = 0; i < m->nbody; ++i) {
     char what[160];
     snprintf(what, sizeof what, "body '%.120s'", m->body[i].name);
-    st = model_check_body(&m->body[i], what);
+    int free_body = 1;
+    for (int j = 0; j < m->njoint; ++j) free_body &= m->joint[j].child != i;
+    st = model_check_body(&m->body[i], what, free_body);
     if (st == ISO_OK) st = model_check_free_body_state(&m->body_state[i], what);
     if (st != ISO_OK) return st;
   }

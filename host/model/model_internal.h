@@ -69,8 +69,10 @@ void model_geometry_free(isoModel *m);
 /* Check one geometry against the model (body index, sizes, properties, files). */
 isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const char *what);
 
-/* Check one body's values; `what` names it in messages ("body 'arm'"). */
-isoStatus model_check_body(const isoBodyDef *def, const char *what);
+/* Check one body's values; `what` names it in messages ("body 'arm'"). free_body: 1 when no
+ * joint moves it (it then needs a positive mass and a positive definite inertia; a body a joint
+ * moves may be a point mass or massless, as in Drake). */
+isoStatus model_check_body(const isoBodyDef *def, const char *what, int free_body);
 
 /* Check a free body's initial state; `what` names the body in messages. */
 isoStatus model_check_free_body_state(const isoFreeBodyState *state, const char *what);

@@ -103,8 +103,8 @@ static inline ISO_HD void tree_add_efforts(const treeSet *S, int w, int v_begin,
 }
 
 /* Stage 6 for one jointed tree k of world w: S, its block of A and v* (v, vstar: the world's). */
-static inline ISO_HD void tree_free_motion(const treeSet *S, int w, int k, const xform *X_WB, const real *v,
-                                           real *vstar, real *Ab, real dt) {
+static inline ISO_HD int tree_free_motion(const treeSet *S, int w, int k, const xform *X_WB, const real *v,
+                                          real *vstar, real *Ab, real dt) {
   int b0, b1, v0, nt;
   tree_range(S, k, &b0, &b1, &v0, &nt);
   svec *Sw = S->S + (long)w * S->nv;
@@ -122,21 +122,22 @@ static inline ISO_HD void tree_free_motion(const treeSet *S, int w, int k, const
   for (int i = 0; i < nt; ++i) tau[i] = -tau[i] - *wf_at(S->damping, w, v0 + i, 1) * v[v0 + i];
   tree_add_efforts(S, w, v0, nt, tau);
   for (int i = 0; i < nt * nt; ++i) L[i] = Ab[i]; /* symmetric: row- and column-major alike */
-  if (chol_factor(nt, L) != 0) {
-    /* not positive definite: NaN velocities make the integrate stage freeze the world */
-    for (int i = 0; i < nt; ++i) vstar[v0 + i] = (real)NAN;
-    return;
+  if (chol_factor(nt, L) != 0) { /* a massless or point-mass link left a direction without inertia */
+    for (int i = 0; i < nt; ++i) vstar[v0 + i] = v[v0 + i];
+    return 0;
   }
   chol_solve(nt, L, tau);
   for (int i = 0; i < nt; ++i) vstar[v0 + i] = v[v0 + i] + dt * tau[i];
+  return 1;
 }
 
 /* Stage 6 for world w: v* for every tree, the blocks of A (A NULL: a model of free bodies in which
  * nothing is constrained needs none), the cliques and their origins (a free body's clique is
- * measured from its origin; a jointed tree's blocks are dense and need none). */
-static inline ISO_HD void tree_set_free_motion(const treeSet *S, int w, const rigidParams *P, const xform *X_WB,
-                                               const real *v, real *vstar, real *A, sapClique *cl, real *origin,
-                                               int *ncl) {
+ * measured from its origin; a jointed tree's blocks are dense and need none). Returns 0 when a
+ * tree's A is not positive definite (the caller flags the world). */
+static inline ISO_HD int tree_set_free_motion(const treeSet *S, int w, const rigidParams *P, const xform *X_WB,
+                                              const real *v, real *vstar, real *A, sapClique *cl, real *origin,
+                                              int *ncl) {
   if (!S->jointed) { /* free bodies alone: the layout is fixed, no tree bookkeeping */
     rigid_free_motion_world(w, P, X_WB, v, vstar, A);
     for (int b = 0; b < P->nbody; ++b) {
@@ -144,9 +145,9 @@ static inline ISO_HD void tree_set_free_motion(const treeSet *S, int w, const ri
       origin[3 * b] = X_WB[b].p.x, origin[3 * b + 1] = X_WB[b].p.y, origin[3 * b + 2] = X_WB[b].p.z;
     }
     *ncl = P->nbody;
-    return;
+    return 1;
   }
-  int n = 0;
+  int n = 0, spd = 1;
   for (int k = 0; k < S->ntree; ++k) {
     int b0, b1, v0, nt;
     tree_range(S, k, &b0, &b1, &v0, &nt);
@@ -157,13 +158,14 @@ static inline ISO_HD void tree_set_free_motion(const treeSet *S, int w, const ri
       rigid_free_motion_body(w, P, b, X_WB[b], v + v0, vstar + v0, Ab);
       origin[3 * n] = X_WB[b].p.x, origin[3 * n + 1] = X_WB[b].p.y, origin[3 * n + 2] = X_WB[b].p.z;
     } else {
-      tree_free_motion(S, w, k, X_WB, v, vstar, Ab, P->dt);
+      spd &= tree_free_motion(S, w, k, X_WB, v, vstar, Ab, P->dt);
       origin[3 * n] = origin[3 * n + 1] = origin[3 * n + 2] = 0;
     }
     cl[n].nv = nt, cl[n].v0 = v0, cl[n].a0 = S->tree_a0[k];
     n++;
   }
   *ncl = n;
+  return spd;
 }
 
 /* Stage 8 for world w: q from the solved v, tree by tree; 0 when the state is not finite. */

@@ -45,8 +45,10 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
   const xform *X_w = X_WB + (long)w * P->nbody;
   const real *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + (long)B->max_A * w;
-  tree_set_free_motion(TS, w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv, B->max_A ? (real *)A_world : (real *)0,
-                       (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w, (int *)B->nclique + w);
+  if (!tree_set_free_motion(TS, w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv,
+                            B->max_A ? (real *)A_world : (real *)0, (sapClique *)sap_batch_cliques(B, w),
+                            B->origin + 3L * B->max_clique * w, (int *)B->nclique + w))
+    status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
