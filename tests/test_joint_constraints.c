@@ -302,3 +302,31 @@ Test(joint_constraints, rotor_inertia_lengthens_the_period) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* Bodies a joint connects do not collide (Drake filters adjacent bodies, joints to the world
+ * excepted): two overlapping links of one chain make no contact; the first link still touches
+ * the ground it is jointed to the world above. */
+Test(joint_constraints, adjacent_bodies_do_not_collide) {
+  isoModel *m = new_model();
+  tbBlock blk = {{0.2, 0.2, 0.2}, 1.0, 1e6, 1e5, 10, 0.5};
+  const int upper = tb_add_block(m, "upper", &blk, TB_POINT);
+  const int lower = tb_add_block(m, "lower", &blk, TB_POINT);
+  tb_add_ground(m, 0.5, TB_POINT);
+  isoJointDef j = iso_default_joint_def();
+  j.type = ISO_JOINT_PRISMATIC, j.child = upper, j.parent_position[2] = 0.09; /* the block dips 1 cm into the ground */
+  cr_assert_eq(iso_model_add_joint(m, &j, NULL), ISO_OK);
+  j.parent = upper, j.child = lower, j.parent_position[2] = 0.1, j.type = ISO_JOINT_REVOLUTE; /* overlapping halves */
+  cr_assert_eq(iso_model_add_joint(m, &j, NULL), ISO_OK);
+  isoSim *s = tb_sim(m, 1, 1, ISO_CONTACT_LAGGED);
+  steps(s, 1);
+  int n = 0;
+  cr_assert_eq(iso_sim_contact_count(s, 0, &n), ISO_OK);
+  isoContactResult r[16];
+  cr_assert_eq(iso_sim_get_contact_results(s, 0, r, 16, &n), ISO_OK);
+  cr_assert_gt(n, 0, "the upper block rests on the ground");
+  for (int i = 0; i < n; ++i)
+    cr_assert(!(r[i].body_a >= 0 && r[i].body_b >= 0), "contact between the joined blocks %d and %d", r[i].body_a,
+              r[i].body_b);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

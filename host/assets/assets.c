@@ -22,11 +22,23 @@ static int excluded(const isoModel *m, int a, int b) {
   return 0;
 }
 
+/* 1 when a joint connects bodies a and b, neither the world: Drake's MultibodyPlant filters such
+ * adjacent bodies' collisions (joints to the world excepted), and so does isobar. */
+static int adjacent(const isoModel *m, int a, int b) {
+  if (a < 0 || b < 0) return 0;
+  for (int j = 0; j < m->njoint; ++j) {
+    const isoJointDef *d = &m->joint[j];
+    if (d->parent >= 0 && ((d->parent == a && d->child == b) || (d->parent == b && d->child == a))) return 1;
+  }
+  return 0;
+}
+
 int hydro_pair_kind(const isoModel *m, const hydroGeom *geom, int a, int b, int *first, int *second) {
   const isoGeometryDef *ga = &m->geom[a], *gb = &m->geom[b];
   *first = a < b ? a : b;
   *second = a < b ? b : a;
-  if (ga->body == gb->body || (is_world(ga->body) && is_world(gb->body)) || excluded(m, a, b))
+  if (ga->body == gb->body || (is_world(ga->body) && is_world(gb->body)) || excluded(m, a, b) ||
+      adjacent(m, ga->body, gb->body))
     return ISO_PAIR_FILTERED;
   int ka = geom[a].kind, kb = geom[b].kind;
   /* order so that (ka, a) is the "M" side where a rule needs it */
