@@ -318,6 +318,27 @@ static isoStatus add_joints(sceneBuild *B) {
   return ISO_OK;
 }
 
+/* Drake filters the collisions of the two links a joint connects, unless the parent is the world
+ * itself. The model does the same for joints between bodies (hydro_pair_kind); a parent link
+ * welded to the world, though, is world geometry here, so its pairs with the joint's child link
+ * are excluded one by one (e.g. a robot's base welded to the world and its first link). */
+static isoStatus exclude_anchored_adjacent(sceneBuild *B, const int *geom_id) {
+  const sceneCtx *c = B->c;
+  for (int j = 0; j < c->njoint; ++j) {
+    const sceneJoint *jt = &c->joints[j];
+    if (jt->type == ISO_JOINT_FIXED || jt->parent < 0 || find(B->uf, jt->parent) != B->world) continue;
+    for (int a = 0; a < c->ngeom; ++a) {
+      if (c->geoms[a].link != jt->parent) continue;
+      for (int b = 0; b < c->ngeom; ++b) {
+        if (c->geoms[b].link != jt->child) continue;
+        isoStatus st = iso_model_exclude_pair(B->m, geom_id[a], geom_id[b]);
+        if (st != ISO_OK) return located(st, jt->file, jt->line, "joint", jt->name);
+      }
+    }
+  }
+  return ISO_OK;
+}
+
 static isoStatus build(sceneBuild *B, isoModel **out) {
   sceneCtx *c = B->c;
   const int n = B->n;
@@ -344,6 +365,7 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
       st = located(st, sg->file, sg->line, "collision", def.name);
   }
   if (st == ISO_OK) st = scene_filter_apply(c, B->m, geom_id, geom_body);
+  if (st == ISO_OK) st = exclude_anchored_adjacent(B, geom_id);
   free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
   if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);

@@ -449,6 +449,12 @@ static inline ISO_HD int point_pair(const pointShape *A, xform X_WA, const point
   int ta = A->type, tb = B->type, r;
   if (!point_shape_valid(A) || !point_shape_valid(B)) return 0;
   if (ta == POINT_HALFSPACE && tb == POINT_HALFSPACE) return 0;
+  if (ta != POINT_HALFSPACE && tb != POINT_HALFSPACE && ta != POINT_CONVEX && tb != POINT_CONVEX) {
+    /* bounding balls apart: no penetration, and no iterative query (a pair of links that only
+     * sometimes come close costs this test, not GJK, the rest of the time) */
+    const real reach = point_shape_bound_radius(A) + point_shape_bound_radius(B);
+    if (v3_norm2(v3_sub(X_WA.p, X_WB.p)) > reach * reach * (real)(1 + 1e-9)) return 0;
+  }
   if (ta == POINT_SPHERE && point_has_distance(tb)) return point_sphere_shape(A, X_WA, B, X_WB, out);
   if (tb == POINT_SPHERE && point_has_distance(ta)) {
     r = point_sphere_shape(B, X_WB, A, X_WA, out);
