@@ -243,9 +243,10 @@ Test(cli_run, bad_input_fails_naming_the_file) {
   }
 }
 
+/* The coin runs at automatic capacities; a capacity given too small overflows. */
 Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
   char args[2048], *out, *err;
-  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --initial-velocity coin=0.5,0,0,0,0,40",
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --max-contacts 64 --initial-velocity coin=0.5,0,0,0,0,40",
            src("examples/coin_slide_spin.sdf"));
   /* a frozen world is a failed run unless the user says faults are expected */
   cr_assert_eq(run(args, &out, &err), 3, "stderr: %s", err);
@@ -255,7 +256,8 @@ Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
   has(err, "rerun with --max-contacts");
   free(out);
   free(err);
-  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --allow-faults --initial-velocity coin=0.5,0,0,0,0,40",
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --allow-faults --max-contacts 64 "
+           "--initial-velocity coin=0.5,0,0,0,0,40",
            src("examples/coin_slide_spin.sdf"));
   cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
   has(out, "\"faulted_worlds\": 1");

@@ -312,7 +312,7 @@ Test(contact_list, five_box_stack_needs_at_most_100_KiB_per_world) {
     cr_assert_eq(iso_sim_memory_per_world(s, &bytes), ISO_OK);
     cr_assert_leq(bytes, 100 * 1024, "%zu bytes per world at %d worlds", bytes, worlds);
     /* the contact list and the constraints alone take max_contacts records and constraints */
-    cr_assert_geq(bytes, (size_t)sd.capacity.max_contacts * (sizeof(contactRec) + sizeof(sapCon)));
+    cr_assert_geq(bytes, (size_t)iso_sim_capacity(s).max_contacts * (sizeof(contactRec) + sizeof(sapCon)));
     /* a parameter set per world adds its values */
     double mass = 2;
     cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_BODY_MASS, 0, iso_worlds_one(0), &mass), ISO_OK);

@@ -324,13 +324,13 @@ Test(sim, def_errors_name_the_field_path) {
   isoModel *m = tumbling(1);
   enum { NCASE = 8 };
   static const char *const path[NCASE] = {
-      "capacity.max_contacts = 0",       "capacity.max_candidates = -3", "contact.surface_representation 5",
+      "capacity.max_contacts = -1",      "capacity.max_candidates = -3", "contact.surface_representation 5",
       "contact.approximation -1",        "solver.max_iterations = 0",   "solver.relative_tolerance 0",
       "solver.relative_tolerance inf",   "solver.on_failure 2"};
   for (int c = 0; c < NCASE; ++c) {
     isoSimDef sd = iso_default_sim_def();
     switch (c) {
-    case 0: sd.capacity.max_contacts = 0; break;
+    case 0: sd.capacity.max_contacts = -1; break;
     case 1: sd.capacity.max_candidates = -3; break;
     case 2: sd.contact.surface_representation = (isoSurfaceRepresentation)5; break;
     case 3: sd.contact.approximation = (isoContactApproximation)-1; break;
@@ -352,8 +352,8 @@ Test(sim, default_def_fills_every_group) {
   isoSimDef sd = iso_default_sim_def();
   cr_assert_eq(sd.worlds, 1);
   cr_assert_eq(sd.backend, ISO_BACKEND_AUTO);
-  cr_assert_eq(sd.capacity.max_contacts, 256);
-  cr_assert_eq(sd.capacity.max_candidates, 2048);
+  cr_assert_eq(sd.capacity.max_contacts, 0); /* automatic */
+  cr_assert_eq(sd.capacity.max_candidates, 0);
   cr_assert_eq(sd.contact.surface_representation, ISO_SURFACE_POLYGON);
   cr_assert_eq(sd.contact.approximation, ISO_CONTACT_LAGGED);
   cr_assert_eq(sd.solver.max_iterations, 100);

@@ -61,9 +61,10 @@ static void run_usage(FILE *f) {
           "                 joint's DoFs are joint[0].. with q the rotation vector, then position;\n"
           "                 effort: what its actuator applied in the step, 0 without one)\n"
           "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
-          "  --max-contacts N    per-world capacity of contact faces and constraints (default 256)\n");
+          "  --max-contacts N    per-world capacity of contact faces and constraints (default:\n"
+          "                      automatic, from the scene's meshes; see isoCapacityDef)\n");
   fprintf(f,
-          "  --max-candidates N  per-world capacity of candidate element pairs (default 2048)\n"
+          "  --max-candidates N  per-world capacity of candidate element pairs (default: automatic)\n"
           "  --point-model M  point contact model: drake (today's, per-geometry stiffness; the\n"
           "                 default) or legacy (Drake's older compliant point contact: f = 2 E R x\n"
           "                 with the geometries' Young's moduli, <drake_compliance> materials and\n"
@@ -166,7 +167,9 @@ static void explain_faults(const isoSim *sim, const uint32_t *status, long long 
     if (!(status[w] & ISO_WORLD_FROZEN)) continue;
     if (++frozen > 3) continue;
     uint32_t b = status[w];
-    fprintf(stderr, "isobar run: world %lld frozen:%s%s%s%s%s\n", w, (b & ISO_WORLD_NONFINITE) ? " non-finite state" : "",
+    fprintf(stderr, "isobar run: world %lld frozen:%s%s%s%s%s%s\n", w,
+            (b & ISO_WORLD_NONFINITE) ? " non-finite state" : "",
+            (b & ISO_WORLD_RUNAWAY) ? " runaway state (a speed above 1e4 or a position above 1e6)" : "",
             (b & ISO_WORLD_NOT_SPD) ? " Hessian not positive definite" : "",
             (b & ISO_WORLD_OVERFLOW) ? " list overflow" : "", (b & ISO_WORLD_NOT_CONVERGED) ? " solver not converged" : "",
             (b & ISO_WORLD_LINE_SEARCH) ? " line search failed" : "");
@@ -395,7 +398,8 @@ static void print_fault_names(uint32_t bits) {
     const char *name;
   } names[] = {{ISO_WORLD_NONFINITE, "nonfinite"},   {ISO_WORLD_NOT_SPD, "not_spd"},
                {ISO_WORLD_OVERFLOW, "overflow"},     {ISO_WORLD_NOT_CONVERGED, "not_converged"},
-               {ISO_WORLD_LINE_SEARCH, "line_search"}, {ISO_WORLD_FROZEN, "frozen"}};
+               {ISO_WORLD_LINE_SEARCH, "line_search"}, {ISO_WORLD_RUNAWAY, "runaway"},
+               {ISO_WORLD_FROZEN, "frozen"}};
   int first = 1;
   for (size_t k = 0; k < sizeof names / sizeof names[0]; ++k)
     if (bits & names[k].bit) {

@@ -20,8 +20,8 @@ isoSimDef iso_default_sim_def(void) {
   d.backend = ISO_BACKEND_AUTO;
   d.threads = 0;
   d.cuda_stream = NULL;
-  d.capacity.max_contacts = 256;
-  d.capacity.max_candidates = 2048;
+  d.capacity.max_contacts = 0; /* automatic: sized from the compiled model at creation */
+  d.capacity.max_candidates = 0;
   d.contact.surface_representation = ISO_SURFACE_POLYGON;
   d.contact.approximation = ISO_CONTACT_LAGGED;
   d.contact.point_model = ISO_POINT_DRAKE;
@@ -54,12 +54,12 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->threads < 0)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: threads = %d, must be >= 0 (0 = default)", d->threads);
   /* Each message names the field by its path in the def, as a caller would write it. */
-  if (d->capacity.max_contacts < 1)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_contacts = %d, capacities must be >= 1",
-                    d->capacity.max_contacts);
-  if (d->capacity.max_candidates < 1)
-    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_candidates = %d, capacities must be >= 1",
-                    d->capacity.max_candidates);
+  if (d->capacity.max_contacts < 0)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_contacts = %d, capacities must be >= 0 "
+                    "(0 = automatic)", d->capacity.max_contacts);
+  if (d->capacity.max_candidates < 0)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_candidates = %d, capacities must be >= 0 "
+                    "(0 = automatic)", d->capacity.max_candidates);
   /* Enums arrive from callers (and bindings) as plain integers: any value can show up. */
   const int rep = (int)d->contact.surface_representation, approx = (int)d->contact.approximation;
   if (rep != ISO_SURFACE_POLYGON && rep != ISO_SURFACE_TRIANGLE)
@@ -127,6 +127,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
+  sim_auto_capacity(m, &d, &d.capacity); /* 0 = automatic: from the model's meshes */
 
   isoSim *s = (isoSim *)calloc(1, sizeof *s);
   if (!s) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");

@@ -1,5 +1,6 @@
 /* The data table's descriptors (host/sim/sim_data.h) and the sim-side loops over it:
- * planning the arena, binding the sim's pointers, resetting selected worlds. */
+ * planning the arena, binding the sim's pointers, resetting selected worlds (growing it is
+ * host/sim/sim_capacity.c). */
 #include "host/sim/sim_data.h"
 
 #include <stdlib.h>
@@ -60,36 +61,47 @@ simSizes sim_data_sizes(const isoSim *s) {
   return z;
 }
 
-isoStatus sim_data_create(isoSim *s) {
+isoStatus sim_data_plan(const isoSim *s, const char *fn, isoArena *a, size_t off[SIMD_COUNT],
+                        size_t count[SIMD_COUNT]) {
   simSizes z = sim_data_sizes(s);
-  sim_data_counts(&z, s->data_count);
-  memset(&s->arena, 0, sizeof s->arena);
+  sim_data_counts(&z, count);
+  memset(a, 0, sizeof *a);
   for (int k = 0; k < SIMD_COUNT; ++k)
-    if (arena_plan(&s->arena, (size_t)s->nworld * s->data_count[k], sim_data_info[k].elem, &s->data_off[k]) != 0)
-      return iso_fail(ISO_ERR_INVALID, "iso_sim_create: %d worlds: the size of '%s' overflows", s->nworld,
+    if (arena_plan(a, (size_t)s->nworld * count[k], sim_data_info[k].elem, &off[k]) != 0)
+      return iso_fail(ISO_ERR_INVALID, "%s: %d worlds: the size of '%s' overflows", fn, s->nworld,
                       sim_data_info[k].name);
   /* the largest batch this model fits in the memory there is: refuse a bigger one now, with the
    * number, rather than fail (or be killed) part way through creation or at the first touch */
-  const size_t per_world = s->arena.size / (size_t)s->nworld;
+  const size_t per_world = a->size / (size_t)s->nworld;
   const size_t avail = backend_memory_available(&s->be);
   if (avail > 0 && per_world > 0 && (double)per_world * s->nworld > (double)avail)
     return iso_fail(ISO_ERR_NOMEM,
-                    "iso_sim_create: %d worlds need %.2f GiB (%.1f KiB per world) but %.2f GiB is available on "
+                    "%s: %d worlds need %.2f GiB (%.1f KiB per world) but %.2f GiB is available on "
                     "the %s backend: at most %llu worlds of this model fit (lower capacity.max_candidates or "
                     "capacity.max_contacts to fit more)",
-                    s->nworld, (double)per_world * s->nworld / 1073741824.0, (double)per_world / 1024.0,
+                    fn, s->nworld, (double)per_world * s->nworld / 1073741824.0, (double)per_world / 1024.0,
                     (double)avail / 1073741824.0, s->be.kind == ISO_BACKEND_CUDA ? "CUDA" : "CPU",
                     (unsigned long long)(avail / per_world));
-  isoStatus st = backend_alloc(&s->be, (void **)&s->arena.base, s->arena.size);
+  return ISO_OK;
+}
+
+void sim_data_bind(isoSim *s) {
+#define SIM_DATA_BIND(type, name, count, writer, reset) \
+  s->name = s->data_count[SIMD_##name] ? (type *)arena_at(&s->arena, s->data_off[SIMD_##name]) : NULL;
+  SIM_DATA(SIM_DATA_BIND)
+#undef SIM_DATA_BIND
+}
+
+isoStatus sim_data_create(isoSim *s) {
+  isoStatus st = sim_data_plan(s, "iso_sim_create", &s->arena, s->data_off, s->data_count);
+  if (st != ISO_OK) return st;
+  st = backend_alloc(&s->be, (void **)&s->arena.base, s->arena.size);
   if (st == ISO_ERR_NOMEM)
     return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: not enough memory for %d worlds: %.1f MiB of per-world "
                     "arrays (%.1f KiB per world); lower the number of worlds, max_candidates or max_contacts",
                     s->nworld, (double)s->arena.size / 1048576.0, (double)s->arena.size / 1024.0 / s->nworld);
   if (st != ISO_OK) return st;
-#define SIM_DATA_BIND(type, name, count, writer, reset) \
-  s->name = s->data_count[SIMD_##name] ? (type *)arena_at(&s->arena, s->data_off[SIMD_##name]) : NULL;
-  SIM_DATA(SIM_DATA_BIND)
-#undef SIM_DATA_BIND
+  sim_data_bind(s);
   return ISO_OK;
 }
 

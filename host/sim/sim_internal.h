@@ -60,6 +60,12 @@ struct isoSim {
  * entry's reset action to the selected worlds (host/sim/sim_data.c). */
 struct simSel;
 isoStatus sim_data_create(isoSim *s);
+/* Plan the table for the sim's sizes into *a (offsets and counts per entry; nothing allocated);
+ * `fn` names the caller in messages. */
+isoStatus sim_data_plan(const isoSim *s, const char *fn, isoArena *a, size_t off[SIMD_COUNT],
+                        size_t count[SIMD_COUNT]);
+/* Set the sim's pointer of every entry from its arena and offsets. */
+void sim_data_bind(isoSim *s);
 void sim_data_destroy(isoSim *s);
 isoStatus sim_data_reset(isoSim *s, const struct simSel *q);
 
@@ -86,6 +92,11 @@ isoStatus sim_gather_rows(const isoSim *s, const simSel *q, const void *base, lo
 isoStatus sim_scatter_rows(const isoSim *s, const simSel *q, void *base, long stride, size_t row,
                            const void *in, int same_row);
 
+/* Automatic capacities (0 in the def) resolved from the compiled model (host/sim/sim_capacity.c,
+ * see isoCapacityDef). */
+struct isoModel;
+void sim_auto_capacity(const struct isoModel *m, const isoSimDef *d, isoCapacityDef *out);
+
 /* The step context of the sim as it is now (host/step/step.h). */
 stepCtx sim_step_ctx(isoSim *s);
 
@@ -95,6 +106,10 @@ struct isoModel;
 isoStatus contact_create(isoSim *s, const struct isoModel *m);
 void contact_destroy(isoSim *s);
 isoStatus sap_create(isoSim *s, const struct isoModel *m);
+/* Point the set-ups at the data table's arrays and capacities as they are now (creation, and
+ * iso_sim_reserve after it moved them); sap_bind also remakes the CPU solver's workspace. */
+void contact_bind(isoSim *s);
+isoStatus sap_bind(isoSim *s);
 void sap_destroy(isoSim *s);
 /* The state changed outside a step: surfaces and results no longer describe it. */
 void contact_invalidate(isoSim *s);

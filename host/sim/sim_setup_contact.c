@@ -1,7 +1,8 @@
 /* Setting up the collision stages of a sim: hydroDev (kernels/hydro/surface.h) pointed at
  * the compiled model's arrays (host/model/model_flat.h), which the sim already holds on the
  * host and on the backend, and the per-world work buffers sized by the sim's capacities.
- * Everything here runs at sim creation; nothing at step time. */
+ * Everything here runs at sim creation (contact_bind again when iso_sim_reserve moves the
+ * per-world arrays); nothing at step time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,15 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: set_param may reallocate it */
   if (st != ISO_OK) return st;
 
-  /* per-world work buffers */
-  hydroWork *w = &c->work;
+  contact_bind(s);
+  return st;
+}
+
+void contact_bind(isoSim *s) {
+  hydroWork *w = &s->contact->work;
   w->max_cand = s->def.capacity.max_candidates;
   w->max_face = s->def.capacity.max_contacts;
-  w->max_list = s->def.capacity.max_contacts + mh->nfallback; /* faces, then one per point pair at most */
+  w->max_list = s->def.capacity.max_contacts + s->contact->nfallback; /* faces, then one per point pair at most */
   w->triangles = s->def.contact.surface_representation == ISO_SURFACE_TRIANGLE;
   w->cand_stride = 3L * w->max_cand;
   /* the per-world arrays live in the sim's data table (host/sim/sim_data.h) */
@@ -89,7 +94,6 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   w->face_count = s->face_count, w->face_needed = s->face_needed, w->list_count = s->list_count;
   w->pair_count = s->pair_count, w->pair_off = s->pair_off;
   w->cand_total = s->cand_total, w->cand_needed = s->cand_needed, w->cand = s->cand;
-  return st;
 }
 
 void contact_destroy(isoSim *s) {

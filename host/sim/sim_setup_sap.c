@@ -1,6 +1,7 @@
 /* Setting up the contact-dynamics stages of a sim (host/step/sap_internal.h): the point-contact
  * shapes and pairs from the compiled model, the materials, and the solver batch pointed at the
- * sim's data table. Runs at sim creation; the stages themselves are host/step/step_*.c. */
+ * sim's data table. Runs at sim creation (sap_bind again when iso_sim_reserve moves the
+ * per-world arrays); the stages themselves are host/step/step_*.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,6 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
    * no point pairs, no constraint storage */
   p->enabled = h->npair > 0 || h->nfallback > 0;
   p->solve = s->data_count[SIMD_info] > 0;
-  const size_t nv = (size_t)s->nv;
   const int ng = p->enabled ? m->ngeom : 0;
   isoStatus st = ISO_OK;
   p->npoint = h->nfallback;
@@ -83,35 +83,38 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   p->mat.stiction_tolerance = SAP_DEFAULT_STICTION_TOLERANCE;
   p->mat.beta = SAP_DEFAULT_NEAR_RIGID_THRESHOLD;
   p->mat.sigma = SAP_DEFAULT_SIGMA;
+  sapBatch *B = &p->batch;
+  B->set = sap_default_settings();
+  B->set.max_iterations = s->def.solver.max_iterations;
+  B->set.rel_tol = s->def.solver.relative_tolerance;
+  B->set.freeze_on_failure = s->def.solver.on_failure == ISO_SAP_FREEZE;
 
+  return sap_bind(s);
+}
+
+isoStatus sap_bind(isoSim *s) {
+  simSap *p = s->sap;
   /* the per-world arrays live in the sim's data table (host/sim/sim_data.h); one clique per
    * free body (kernels/sap/step_items.h), each with a square block of A */
   const size_t ncl = (size_t)s->mh.z.nclique, nA = (size_t)s->data_count[SIMD_A];
   sapBatch *B = &p->batch;
-  int *nclique = s->nclique;
-  sapClique *clique = s->clique;
   B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
-  if (st != ISO_OK) return st;
-  B->nv = (int)nv;
+  B->nv = s->nv;
   B->max_clique = (int)ncl;
   B->max_A = (int)nA; /* 0: nothing is constrained and no tree has joints (free motion skips A) */
   B->jpool = s->jpool;
   B->con_jac = s->con_jac;
   B->ncontact = s->ncontact;
   B->max_jpool = (int)s->data_count[SIMD_jpool];
-  B->nclique = nclique;
-  B->clique = clique;
+  B->nclique = s->nclique;
+  B->clique = s->clique;
   B->max_con = (int)s->data_count[SIMD_con];
-  B->set = sap_default_settings();
-  B->set.max_iterations = s->def.solver.max_iterations;
-  B->set.rel_tol = s->def.solver.relative_tolerance;
-  B->set.freeze_on_failure = s->def.solver.on_failure == ISO_SAP_FREEZE;
   B->v = s->v;
   B->vstar = s->vstar;
   B->A = s->A;
   B->con = s->con;
   B->ncon = s->ncon;
-  B->list = s->contact->work.list; /* the contact stage is created first */
+  B->list = s->contact->work.list; /* the contact stage is bound first */
   B->max_list = s->contact->work.max_list;
   B->H = s->H;
   B->rhs = s->rhs;
@@ -119,17 +122,20 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   B->status = s->status;
   B->work = NULL;
   /* the CPU solve's workspace: one world's worth per thread, not per world (host/step/
-   * step_solve.c); the GPU solves without one */
+   * step_solve.c); the GPU solves without one. Sized by max_con, so made again on a re-bind. */
+  backend_free(&s->be, p->work);
+  p->work = NULL;
   const size_t mc = (size_t)B->max_con;
   if (s->be.kind == ISO_BACKEND_CPU && mc > 0)
-    st = buffer(s, sizeof(sapWorkCon) * mc * (size_t)s->be.threads, (void **)&p->work);
-  return st;
+    return backend_alloc(&s->be, (void **)&p->work, sizeof(sapWorkCon) * mc * (size_t)s->be.threads);
+  return ISO_OK;
 }
 
 void sap_destroy(isoSim *s) {
   simSap *p = s->sap;
   if (!p) return;
   for (int i = 0; i < p->nowned; ++i) backend_free(&s->be, p->owned[i]);
+  backend_free(&s->be, p->work);
   free(p);
   s->sap = NULL;
 }

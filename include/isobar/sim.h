@@ -36,16 +36,37 @@ typedef enum isoSapOnFailure {
   ISO_SAP_FREEZE = 1  /* as ACCEPT, and the world is also frozen */
 } isoSapOnFailure;
 
-/* Per-world buffer capacities, fixed at creation: a step never allocates, so a world that needs
- * more reports an overflow (with the number needed) instead of growing. */
+/* Per-world buffer capacities: a step never allocates, so a world that needs more reports an
+ * overflow (with the number needed, iso_sim_get_overflow) instead of growing; iso_sim_reserve
+ * grows them between steps.
+ *
+ * 0 (the default) = automatic: sized at creation from the compiled model, as
+ *   max(floor, Σ over hydroelastic pairs with a half-space of the pair's bound, + one per
+ *   point-contact pair), where a pair's bound is exact, not estimated:
+ *   - compliant tets against a rigid half-space: every tet the plane crosses makes at most one
+ *     candidate and one polygon (a triangle or a quad), so the tet count bounds both;
+ *   - rigid triangles against a compliant half-space: likewise one per triangle;
+ *   (with ISO_SURFACE_TRIANGLE a polygon is fanned into up to 4 triangles: faces × 4).
+ *   A pair of two meshes (compliant–compliant, rigid–compliant) has no bound that is both true
+ *   and small (every tet pair may make a polygon: n_M · n_N), so it is not summed; the floors
+ *   (256 contacts, 2048 candidates, the former fixed defaults) cover it, as they did before. A
+ *   first step measured at creation was not chosen: a scene at rest has fewer contacts at its
+ *   first step than later (the coin on its floor makes 63 faces, then 378 once pressed in),
+ *   and one falling onto its floor has none.
+ *   Per world this costs 256 bytes per contact and 12 per candidate: the five-box stack keeps
+ *   the floors (101,000 bytes per world at 64 worlds), the compliant box on its plane too
+ *   (91,240), the coin gets 567 contacts (170,856); a ball of 8192 tets on a plane gets 8192
+ *   (about 2.2 MB per world, the price of a bound that holds at any depth: Drake's meshes
+ *   fan from a centre vertex, so a plane through it crosses every tet).
+ * A positive value is used as given. */
 typedef struct isoCapacityDef {
   int max_contacts;   /* contact faces and contact constraints (point contacts plus hydroelastic
-                         faces) per world, >= 1; default 256. Reserves 256 bytes per unit per
-                         world (a contact record and a constraint) */
+                         faces) per world, >= 0 (0 = automatic, the default). Reserves 256 bytes
+                         per unit per world (a contact record and a constraint) */
   int max_candidates; /* candidate element pairs from the mid phase per world (each may become
-                         one contact polygon), >= 1; default 2048. Reserves 12 bytes per unit per
-                         world (element indices). Two overlapping sphere meshes can need
-                         thousands */
+                         one contact polygon), >= 0 (0 = automatic, the default). Reserves 12
+                         bytes per unit per world (element indices). Two overlapping sphere
+                         meshes can need thousands */
 } isoCapacityDef;
 
 /* Point contact models (for every geometry pair without a hydroelastic surface).
@@ -141,6 +162,19 @@ isoWorlds iso_worlds_mask(const unsigned char *mask);
  * that is not compiled, ISO_ERR_BACKEND when the backend asked for is not usable (the message
  * says why; AUTO never fails for that reason and falls back to CPU). */
 isoStatus iso_sim_create(const isoModel *model, const isoSimDef *def, isoSim **out);
+
+/* Grow the per-world capacities to at least max_contacts and max_candidates (a value at or
+ * below the current capacity, 0 included, keeps it; capacities never shrink), between steps,
+ * keeping everything a step or a query reads: state, status bits, recorded overflow sizes,
+ * parameters, and the last step's contact surfaces and results, world by world. A sim grown
+ * this way steps on bitwise as one created with the larger capacities. The capacities in use
+ * are those of iso_sim_capacity. ISO_ERR_INVALID for a negative value, ISO_ERR_NOMEM when the
+ * larger arrays do not fit (the sim is left as it was). A world frozen by an overflow stays
+ * frozen: reset it (iso_sim_reset) to run it again. */
+isoStatus iso_sim_reserve(isoSim *sim, int max_contacts, int max_candidates);
+
+/* The capacities in use (automatic ones resolved), or zeros for NULL. */
+isoCapacityDef iso_sim_capacity(const isoSim *sim);
 
 /* Free a sim and its device memory (NULL is fine). */
 void iso_sim_destroy(isoSim *sim);

@@ -35,9 +35,26 @@ static inline ISO_HD void sap_point_item(long i, int npoint, int ngeom, const po
   }
 }
 
+/* The fault bits of a state a step starts from (q, v0) and its free motion (v*), before the
+ * solver sees them: non-finite first, then past the runaway bounds (include/isobar/
+ * world_status.h); 0 when fine. */
+static inline ISO_HD uint32_t sap_state_fault(const real *q, int nq, const real *v0, const real *vstar, int nv) {
+  int finite = 1, runaway = 0;
+  for (int i = 0; i < nq; ++i) {
+    finite &= isfinite(q[i]) ? 1 : 0;
+    runaway |= fabs(q[i]) > ISO_RUNAWAY_POSITION;
+  }
+  for (int i = 0; i < nv; ++i) {
+    finite &= (isfinite(v0[i]) && isfinite(vstar[i])) ? 1 : 0;
+    runaway |= fabs(v0[i]) > ISO_RUNAWAY_SPEED || fabs(vstar[i]) > ISO_RUNAWAY_SPEED;
+  }
+  if (!finite) return ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
+  return runaway ? ISO_WORLD_RUNAWAY | ISO_WORLD_FROZEN : 0u;
+}
+
 /* World w: v* and A, the point contacts into the contact list (W: NULL when the model has no
  * contact list), the constraints from the list, and the solver's per-step data. X_WB: the body
- * poses of stage 1 (nworld, nbody); q is not read. */
+ * poses of stage 1 (nworld, nbody); q is read by the fault check and the joint constraints. */
 static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const treeSet *TS,
                                             const sapJointInputs *JI, const real *q, int nq, const sapMaterials *M,
                                             const hydroWork *W, const sapPointHit *hits, int npoint,
@@ -49,6 +66,8 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
                             B->max_A ? (real *)A_world : (real *)0, (sapClique *)sap_batch_cliques(B, w),
                             B->origin + 3L * B->max_clique * w, (int *)B->nclique + w))
     status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
+  if (!(status[w] & ISO_WORLD_FROZEN))
+    status[w] |= sap_state_fault(q + (long)w * nq, nq, v0, B->vstar + (long)w * B->nv, B->nv);
   const contactRec *list = (const contactRec *)0;
   int nrec = 0;
   if (W) {
