@@ -101,3 +101,44 @@ Test(model_geometry, add_find_exclude) {
   cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_ERR_STATE);
   iso_model_destroy(m);
 }
+
+/* Values no real scene has are refused at the door, the value and the range named (a modulus of
+ * 1e308 used to pass and drop a box through the floor unflagged); the same ranges hold for the
+ * per-world parameters. */
+Test(model_geometry, absurd_values_are_refused_by_range) {
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "slab";
+  g.body = 0;
+  g.shape = ISO_SHAPE_BOX;
+  g.hydroelastic_modulus = 1e308;
+  rejects(g, ISO_ERR_INVALID, "hydroelastic_modulus 1e+308 is outside the range");
+  g.hydroelastic_modulus = 1e7;
+  g.point_stiffness = 1e50;
+  rejects(g, ISO_ERR_INVALID, "point_stiffness 1e+50");
+  g.point_stiffness = INFINITY; /* rigid stays allowed */
+  g.size[0] = 1e9;
+  rejects(g, ISO_ERR_INVALID, "size 1e+09");
+  g.size[0] = 0.1;
+  g.mu_static = g.mu_dynamic = 1e6;
+  rejects(g, ISO_ERR_INVALID, "mu_static 1e+06");
+  isoModel *m = with_body();
+  isoBodyDef b = iso_default_body_def();
+  b.mass = 1e12;
+  b.name = "planet";
+  cr_assert_eq(iso_model_add_body(m, &b, NULL), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "mass 1e+12 is beyond") != NULL, "%s", iso_last_error());
+  g = iso_default_geometry_def();
+  g.body = 0;
+  cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK);
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 2;
+  sd.backend = ISO_BACKEND_CPU;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  const double E = 1e50;
+  cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_GEOM_MODULUS, 0, iso_worlds_one(1), &E), ISO_ERR_INVALID);
+  cr_assert(strstr(iso_last_error(), "1e+50") != NULL, "%s", iso_last_error());
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

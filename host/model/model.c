@@ -42,6 +42,10 @@ static isoStatus check_model_def(const isoModelDef *d) {
   if (!all_finite(d->gravity, 3))
     return iso_fail(ISO_ERR_INVALID, "model: gravity (%g, %g, %g) is not finite", d->gravity[0],
                     d->gravity[1], d->gravity[2]);
+  for (int k = 0; k < 3; ++k)
+    if (fabs(d->gravity[k]) > ISO_MAX_GRAVITY)
+      return iso_fail(ISO_ERR_INVALID, "model: gravity component %g is beyond %g m/s², the range isobar accepts",
+                      d->gravity[k], ISO_MAX_GRAVITY);
   if (!isfinite(d->time_step) || d->time_step <= 0)
     return iso_fail(ISO_ERR_INVALID, "model: time_step %g must be finite and > 0", d->time_step);
   if (!isfinite(d->penetration_allowance) || d->penetration_allowance <= 0)
@@ -87,6 +91,8 @@ isoStatus model_check_inertia(double mass, const double *I, const char *what) {
 }
 
 isoStatus model_check_body(const isoBodyDef *d, const char *what, int free_body) {
+  if (d->mass > ISO_MAX_MASS)
+    return iso_fail(ISO_ERR_INVALID, "%s: mass %g is beyond %g kg, the range isobar accepts", what, d->mass, ISO_MAX_MASS);
   if (!isfinite(d->mass) || d->mass < 0 || (free_body && d->mass == 0))
     return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0%s", what, d->mass,
                     free_body && d->mass == 0 ? " (a free body; only a body a joint moves may be massless)" : "");

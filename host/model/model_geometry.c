@@ -70,6 +70,19 @@ static isoStatus nonneg(const char *what, const char *field, double x) {
   return ISO_OK;
 }
 
+/* x within [lo, hi] (NaN fails), else an error naming the value and the range. */
+static isoStatus within(const char *what, const char *field, double x, double lo, double hi) {
+  if (!(x >= lo && x <= hi))
+    return iso_fail(ISO_ERR_INVALID, "%s: %s %g is outside the range [%g, %g] isobar accepts (see geometry.h)", what,
+                    field, x, lo, hi);
+  return ISO_OK;
+}
+
+/* A size: 0 or within [ISO_MIN_SIZE, ISO_MAX_SIZE] (its sign is checked first). */
+static isoStatus size_ok(const char *what, const char *field, double x) {
+  return x == 0 ? ISO_OK : within(what, field, x, ISO_MIN_SIZE, ISO_MAX_SIZE);
+}
+
 #define CHECK(expr)                 \
   do {                              \
     isoStatus st_ = (expr);         \
@@ -142,6 +155,17 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   /* +∞ is allowed (a rigid side: the other's stiffness counts), 0 means "estimate" */
   if (!(g->point_stiffness >= 0))
     return iso_fail(ISO_ERR_INVALID, "%s: point_stiffness %g must be >= 0", what, g->point_stiffness);
+  /* the ranges of geometry.h */
+  for (int k = 0; k < 3; ++k)
+    if (g->shape != ISO_SHAPE_HALFSPACE && g->shape != ISO_SHAPE_MESH && g->shape != ISO_SHAPE_CONVEX)
+      CHECK(size_ok(what, "size", g->size[k]));
+  CHECK(within(what, "hydroelastic_modulus", g->hydroelastic_modulus, 0, ISO_MAX_MODULUS));
+  if (isfinite(g->point_stiffness)) CHECK(within(what, "point_stiffness", g->point_stiffness, 0, ISO_MAX_STIFFNESS));
+  if (!isnan(g->hunt_crossley_dissipation))
+    CHECK(within(what, "hunt_crossley_dissipation", g->hunt_crossley_dissipation, 0, ISO_MAX_DISSIPATION));
+  CHECK(within(what, "mu_static", g->mu_static, 0, ISO_MAX_FRICTION));
+  CHECK(within(what, "mu_dynamic", g->mu_dynamic, 0, ISO_MAX_FRICTION));
+  CHECK(within(what, "relaxation_time", g->relaxation_time, 0, ISO_MAX_RELAXATION));
   if (g->legacy_given & ~ISO_LEGACY_ALL)
     return iso_fail(ISO_ERR_INVALID, "%s: legacy_given %#x has bits outside ISO_LEGACY_ALL", what, g->legacy_given);
   if (g->shape == ISO_SHAPE_HALFSPACE && g->compliance == ISO_COMPLIANCE_COMPLIANT) {

@@ -87,6 +87,19 @@ static isoStatus check_value(const isoSim *s, isoParam p, int world, const doubl
   if (p == ISO_PARAM_BODY_MASS && !(x[0] > 0))
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: body_mass, world %d: mass %g must be > 0",
                     world, x[0]);
+  /* the ranges of geometry.h and model.h */
+  const double hi = p == ISO_PARAM_GEOM_MODULUS        ? ISO_MAX_MODULUS
+                    : p == ISO_PARAM_GEOM_STIFFNESS    ? ISO_MAX_STIFFNESS
+                    : p == ISO_PARAM_GEOM_DISSIPATION  ? ISO_MAX_DISSIPATION
+                    : p == ISO_PARAM_GEOM_FRICTION     ? ISO_MAX_FRICTION
+                    : p == ISO_PARAM_GEOM_RELAXATION   ? ISO_MAX_RELAXATION
+                    : p == ISO_PARAM_BODY_MASS         ? ISO_MAX_MASS
+                    : p == ISO_PARAM_GRAVITY           ? ISO_MAX_GRAVITY
+                                                       : INFINITY;
+  for (int i = 0; i < width; ++i)
+    if (fabs(x[i]) > hi)
+      return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g is beyond %g, the range isobar accepts",
+                      iso_param_name(p), world, x[i], hi);
   if ((p == ISO_PARAM_GEOM_MODULUS || p == ISO_PARAM_GEOM_STIFFNESS) && !(x[0] > 0))
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: %s, world %d: value %g must be > 0",
                     iso_param_name(p), world, x[0]);

@@ -18,6 +18,19 @@ extern "C" {
 /* The body index that means "attached to the world" (anchored geometry). */
 #define ISO_WORLD_BODY (-1)
 
+/* Physically sensible ranges, checked when a geometry is added and when a per-world parameter is
+ * set; a value outside is rejected with the value and the range named. They are wide — no real
+ * scene is near them (steel's modulus is 2e11 Pa, diamond's 1.2e12) — and they keep the solver's
+ * arithmetic finite: a modulus of 1e308 would overflow its stiffness and drop a box through the
+ * floor unflagged. */
+#define ISO_MAX_SIZE 1e4          /* m: sizes, radii, lengths, semi-axes (and >= 1e-6 when > 0) */
+#define ISO_MIN_SIZE 1e-6         /* m */
+#define ISO_MAX_MODULUS 1e13      /* Pa: hydroelastic (and Young's) modulus */
+#define ISO_MAX_STIFFNESS 1e15    /* N/m: finite point-contact stiffness (INFINITY stays allowed) */
+#define ISO_MAX_DISSIPATION 1e6   /* s/m: Hunt–Crossley dissipation */
+#define ISO_MAX_FRICTION 1e3      /* friction coefficients */
+#define ISO_MAX_RELAXATION 1e3    /* s: relaxation time */
+
 typedef enum isoShape {
   ISO_SHAPE_SPHERE = 0,    /* size[0] = radius, >= 0: radius 0 is a point, which Drake accepts
                               too (contact points of robot feet); point contact only */

@@ -12,6 +12,11 @@ extern "C" {
 
 typedef struct isoModel isoModel;
 
+/* Sensible ranges, checked at the door (see also geometry.h): a mass beyond ISO_MAX_MASS or a
+ * gravity beyond ISO_MAX_GRAVITY in any component is rejected with the value named. */
+#define ISO_MAX_MASS 1e9    /* kg */
+#define ISO_MAX_GRAVITY 1e4 /* m/s² per component */
+
 /* World-level settings. */
 typedef struct isoModelDef {
   double gravity[3]; /* gravity acceleration in the world frame, m/s²; default (0, 0, -9.81) */
