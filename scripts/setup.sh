@@ -4,7 +4,10 @@
 # here: when nvcc is on PATH (or in /usr/local/cuda/bin) the CUDA backend is built too.
 set -euo pipefail
 
-need=(cmake make gcc g++ pkg-config libcriterion-dev liblapack-dev libxml2-dev libcjson-dev python3 python3-matplotlib)
+# clang, its runtime libraries (libFuzzer, sanitizers) and LLVM's OpenMP: the fuzz harnesses
+# (fuzz/run.sh).
+need=(cmake make gcc g++ pkg-config libcriterion-dev liblapack-dev libxml2-dev libcjson-dev python3 python3-matplotlib
+      clang libclang-rt-14-dev libomp-dev)
 missing=()
 for p in "${need[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

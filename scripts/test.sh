@@ -3,7 +3,9 @@
 # whole test suite; then build it again with AddressSanitizer and UndefinedBehaviorSanitizer
 # and run the suite once more, the CUDA backend emulated on the host (ISO_CUDA_EMULATE). Set
 # ISO_REQUIRE_CUDA=1 to fail when the CUDA backend cannot be built (CI does). Set
-# ISO_SKIP_SANITIZE=1 to skip the second pass.
+# ISO_SKIP_SANITIZE=1 to skip the second pass. Last, when clang is installed, each libFuzzer
+# harness of fuzz/ runs for ISO_FUZZ_SECONDS seconds (default 15; 0 skips) under
+# ASan+UBSan (fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -24,4 +26,13 @@ if [[ "${ISO_SKIP_SANITIZE:-0}" != 1 ]]; then
   cmake --build build-asan -j "$jobs"
   (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --output-on-failure -j "$jobs")
+fi
+
+fuzz_seconds=${ISO_FUZZ_SECONDS:-15}
+if [[ "$fuzz_seconds" != 0 ]]; then
+  if command -v clang >/dev/null 2>&1; then
+    bash fuzz/run.sh "$fuzz_seconds"
+  else
+    echo "test: clang not found, the fuzz harnesses did not run (scripts/setup.sh installs it)"
+  fi
 fi

@@ -1,5 +1,7 @@
 /* Internal: the C face of the CUDA layer (kernels/cuda/ files). Without nvcc these are provided
- * by host/backend/cuda_off.c and fail with ISO_ERR_BACKEND, so C code never needs CUDA headers. All
+ * by host/backend/cuda_off.c and fail with ISO_ERR_BACKEND, so C code never needs CUDA headers.
+ * With it, the library's versions (host/backend/cuda_load.c) forward to the CUDA module,
+ * libisobar_cuda.so, opened on the first call that needs it (host/backend/cuda_module.h). All
  * pointers passed to the kernel drivers are device pointers on b->stream. */
 #ifndef ISO_HOST_CUDA_API_H
 #define ISO_HOST_CUDA_API_H
