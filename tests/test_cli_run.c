@@ -288,6 +288,27 @@ static uint64_t state_hash_of(const char *json) {
   return (uint64_t)strtoull(hex, NULL, 16);
 }
 
+/* --grow-capacities: the capacities grow when a world overflows and the step is taken again, so
+ * the run is the one a larger capacity gives from the start, bit for bit (same state hash), with
+ * no fault. */
+Test(cli_run, grow_capacities_gives_the_larger_capacity_run) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --worlds 3 --steps 20 --backend cpu --max-contacts 64 --grow-capacities "
+           "--initial-velocity coin=0.5,0,0,0,0,40", src("examples/coin_slide_spin.sdf"));
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  has(err, "capacities grown to max_contacts");
+  has(out, "\"faulted_worlds\": 0");
+  const uint64_t grown = state_hash_of(last_line(out));
+  free(out);
+  free(err);
+  snprintf(args, sizeof args, "\"%s\" --worlds 3 --steps 20 --backend cpu --quiet --max-contacts 1024 "
+           "--initial-velocity coin=0.5,0,0,0,0,40", src("examples/coin_slide_spin.sdf"));
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  cr_assert_eq(state_hash_of(last_line(out)), grown, "the grown run differs from the large-capacity run");
+  free(out);
+  free(err);
+}
+
 /* The box of compliant_box_on_plane.sdf sliding and spinning on the plane. */
 #define SLIDE "box=0.5,0,0,0,0,3"
 

@@ -41,6 +41,14 @@ void cli_joint_args_free(cliJointArg *a, int n);
  * number of values, a joint without an actuator or, for a target, without PD gains). */
 int cli_apply_joint_args(const isoModel *m, isoSim *sim, const cliJointArg *a, int n);
 
+/* --grow-capacities (host/cli/cli_grow.c): steps that grow the contact capacities of the sim
+ * instead of freezing the worlds that overflow them, re-taking the step from the kept state. */
+typedef struct cliGrow cliGrow;
+cliGrow *cli_grow_create(const isoSim *sim); /* NULL when out of memory */
+void cli_grow_free(cliGrow *g);
+isoStatus cli_grow_step(isoSim *sim, cliGrow *g, int quiet);
+int cli_grow_count(const cliGrow *g);
+
 int cli_bench(int argc, char **argv);
 int cli_run(int argc, char **argv);
 

@@ -72,6 +72,9 @@ static void run_usage(FILE *f) {
           "  --characteristic-radius R  the legacy model's R in metres (default 2e-4)\n"
           "  --quiet        print only errors and the JSON line\n"
           "  --allow-faults exit 0 even when worlds faulted (for runs that expect some)\n"
+          "  --grow-capacities  when a world overflows a contact capacity, grow the capacities and\n"
+          "                 take the step again (every world's state is kept before each step), so\n"
+          "                 the run is the one larger capacities would have made\n"
           "\n"
           "A world that faults (non-finite state, lists over a capacity, solver failure) is frozen;\n"
           "the run says so on stderr with the cause (and the capacity it needed), the JSON line\n"
@@ -244,7 +247,7 @@ typedef struct runArgs {
   const char *scene, *record, *record_joints, *surfaces, *package_path;
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
-  int strict, quiet, allow_faults;
+  int strict, quiet, allow_faults, grow;
   int point_model;      /* isoPointModel */
   double radius;        /* --characteristic-radius, 0: the default */
   isoBackendKind backend;
@@ -345,6 +348,8 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       a->quiet = 1;
     } else if (strcmp(o, "--allow-faults") == 0) {
       a->allow_faults = 1;
+    } else if (strcmp(o, "--grow-capacities") == 0) {
+      a->grow = 1;
     } else if (o[0] == '-' && o[1] != '\0') {
       fprintf(stderr, "isobar run: unknown option '%s' (try isobar run --help)\n", o);
       return 2;
@@ -472,27 +477,39 @@ static int run(const runArgs *a) {
     }
   }
 
+  cliGrow *grow = a->grow ? cli_grow_create(sim) : NULL;
+  if (a->grow && !grow) {
+    rc = fail("--grow-capacities", iso_fail(ISO_ERR_NOMEM, "out of memory keeping the worlds' states"));
+    goto done;
+  }
   cliProgress prog;
   cli_progress_start(&prog);
   double t0 = cli_now();
   for (long long s = 1; s <= a->steps; ++s) {
-    if ((st = iso_sim_step(sim)) != ISO_OK) {
+    if ((st = grow ? cli_grow_step(sim, grow, a->quiet) : iso_sim_step(sim)) != ISO_OK) {
+      cli_grow_free(grow);
       cli_progress_end(&prog);
       rc = fail("stepping", st);
       goto done;
     }
     if (a->record && (st = record_csv_write(&rec, s, sim)) != ISO_OK) {
+      cli_grow_free(grow);
       cli_progress_end(&prog);
       rc = fail("--record", st);
       goto done;
     }
     if (a->record_joints && (st = record_joints_write(&rj, s, sim)) != ISO_OK) {
+      cli_grow_free(grow);
       cli_progress_end(&prog);
       rc = fail("--record-joints", st);
       goto done;
     }
     if ((s & 63) == 0) cli_progress_update(&prog, s, a->steps);
   }
+  if (grow && !a->quiet && cli_grow_count(grow) > 0)
+    fprintf(stderr, "isobar run: capacities grew %d time(s); they ended at max_contacts %d, max_candidates %d\n",
+            cli_grow_count(grow), iso_sim_capacity(sim).max_contacts, iso_sim_capacity(sim).max_candidates);
+  cli_grow_free(grow);
   /* Reading state back waits for the device, so the wall time covers all queued work. */
   double t_probe;
   st = iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t_probe);

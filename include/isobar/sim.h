@@ -230,7 +230,7 @@ isoStatus iso_sim_get_state(const isoSim *sim, isoStateField field, isoWorlds wo
 
 /* Overwrite a field of the selected worlds (not ACTUATION or JOINT_FORCE, which a step writes).
  * Everything is checked before anything changes:
- * non-finite values, zero quaternions (non-zero ones are normalised), negative time, world
+ * non-finite values, zero quaternions (non-zero ones are normalised, unless of unit length to rounding already: a state read back sets the same bits), negative time, world
  * indices out of range or repeated. Status bits are left as they are (see iso_sim_reset). */
 isoStatus iso_sim_set_state(isoSim *sim, isoStateField field, isoWorlds worlds, const double *values);
 
