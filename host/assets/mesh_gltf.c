@@ -44,13 +44,18 @@ static isoStatus bad(const gltfCtx *g, const char *what) {
 
 static cJSON *item(const cJSON *o, const char *key) { return cJSON_GetObjectItemCaseSensitive(o, key); }
 
-/* A non-negative integer member; `def` when absent (-1 if required), -2 when not an integer. */
-static long long int_of(const cJSON *o, const char *key, long long def) {
-  const cJSON *v = item(o, key);
-  if (!v) return def;
+/* A JSON number as a non-negative integer index; -2 when it is not one (negative, fractional,
+ * beyond 9e15 — converting those to an integer type would be undefined). */
+static long long index_value(const cJSON *v) {
   if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > 9e15 || floor(v->valuedouble) != v->valuedouble)
     return -2;
   return (long long)v->valuedouble;
+}
+
+/* A non-negative integer member; `def` when absent (-1 if required), -2 when not an integer. */
+static long long int_of(const cJSON *o, const char *key, long long def) {
+  const cJSON *v = item(o, key);
+  return v ? index_value(v) : def;
 }
 
 /* ---- buffers ------------------------------------------------------------------------------ */
@@ -396,8 +401,8 @@ static isoStatus visit(gltfCtx *g, long long node, const double *parent, int dep
   const cJSON *kids = item(nd, "children"), *k;
   if (kids && !cJSON_IsArray(kids)) return bad(g, "a node's children is not an array");
   cJSON_ArrayForEach(k, kids) {
-    if (!cJSON_IsNumber(k)) return bad(g, "a node's child is not a node index");
-    if ((st = visit(g, (long long)k->valuedouble, M, depth + 1)) != ISO_OK) return st;
+    if (index_value(k) < 0) return bad(g, "a node's child is not a node index");
+    if ((st = visit(g, index_value(k), M, depth + 1)) != ISO_OK) return st;
   }
   return ISO_OK;
 }
@@ -413,8 +418,8 @@ static isoStatus walk(gltfCtx *g) {
     if (s < 0 || s >= cJSON_GetArraySize(scenes)) return bad(g, "the default scene does not exist");
     const cJSON *roots = item(cJSON_GetArrayItem(scenes, (int)s), "nodes"), *r;
     cJSON_ArrayForEach(r, roots) {
-      if (!cJSON_IsNumber(r)) return bad(g, "a scene's node is not a node index");
-      if ((st = visit(g, (long long)r->valuedouble, I, 0)) != ISO_OK) return st;
+      if (index_value(r) < 0) return bad(g, "a scene's node is not a node index");
+      if ((st = visit(g, index_value(r), I, 0)) != ISO_OK) return st;
     }
     return ISO_OK;
   }
