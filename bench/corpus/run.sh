@@ -3,8 +3,8 @@
 # share/drake tree and, when given, of a copy of the drake_models package, tried with Drake's
 # parser (drake_parse.py) and with `isobar run FILE --steps 5 --worlds 1 --quiet`.
 #   bash bench/corpus/run.sh ISOBAR_BINARY PYTHON_WITH_PYDRAKE [DRAKE_MODELS_DIR] > results.tsv
-# PYTHON_WITH_PYDRAKE: e.g. /tmp/drakevenv/bin/python after
-#   python3 -m venv /tmp/drakevenv && /tmp/drakevenv/bin/pip install drake==1.51.1
+# PYTHON_WITH_PYDRAKE: e.g. VENV/bin/python after
+#   python3 -m venv VENV && VENV/bin/pip install drake==1.51.1   (VENV: any folder)
 # DRAKE_MODELS_DIR: a checkout of github.com/RobotLocomotion/models (Drake's package
 # "drake_models", which Drake downloads on demand and isobar does not); isobar finds it through
 # ISOBAR_PACKAGE_PATH=DIR (its package.xml names it), Drake through its package map.
