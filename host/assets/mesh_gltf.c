@@ -461,7 +461,9 @@ isoStatus mesh_read_gltf(const char *path, const double scale[3], triMesh *out) 
   size_t json_len = len;
   if (len >= 4 && memcmp(text, "glTF", 4) == 0) {
     /* .glb: a 12-byte header, a JSON chunk, then an optional BIN chunk. */
-    if (len < 20 || le32(u + 4) != 2 || le32(u + 8) > len) {
+    /* the declared length must hold the header and a chunk header, and the file must hold it
+     * (a declared length under 20 made the chunk check below wrap around) */
+    if (len < 20 || le32(u + 4) != 2 || le32(u + 8) > len || le32(u + 8) < 20) {
       st = bad(&g, "the .glb header is not glTF 2.0 or claims more bytes than the file holds");
       goto done;
     }
