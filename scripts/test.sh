@@ -4,7 +4,8 @@
 # and run the suite once more, the CUDA backend emulated on the host (ISO_CUDA_EMULATE). Set
 # ISO_REQUIRE_CUDA=1 to fail when the CUDA backend cannot be built (CI does). Set
 # ISO_SKIP_SANITIZE=1 to skip the second pass. Last, when clang is installed, each libFuzzer
-# harness of fuzz/ runs for ISO_FUZZ_SECONDS seconds (default 15; 0 skips) under
+# harness of fuzz/ runs on ISO_FUZZ_RUNS inputs from seed ISO_FUZZ_SEED (defaults 20000 and 1;
+# ISO_FUZZ_SECONDS=0 skips them) under
 # ASan+UBSan (fuzz/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
