@@ -1,0 +1,40 @@
+/* Internal: the deformable bodies of a model (include/isobar/deformable.h), as the builder keeps
+ * them and as compile lays them out for the step.
+ *
+ * Each body keeps its mesh in world coordinates at rest (the pose and scale applied when it is
+ * added), with body-local vertex indices; compile concatenates the bodies (vertices, tets,
+ * surface triangles one body after another) and computes every tet's rest data once. */
+#ifndef ISO_HOST_MODEL_DEFORMABLE_H
+#define ISO_HOST_MODEL_DEFORMABLE_H
+
+#include "isobar/deformable.h"
+#include "isobar/status.h"
+#include "kernels/core.h"
+
+/* One deformable body as added. */
+typedef struct modelDeformable {
+  isoDeformableDef def;  /* name and mesh_file owned (heap copies); vertices, tets NULL */
+  int nvert, ntet, ntri;
+  real *rest;            /* (nvert, 3) rest positions in the world, m */
+  int *tet;              /* (ntet, 4) local vertex indices, positively oriented */
+  int *tri;              /* (ntri, 3) surface triangles, outward right-handed normals: the
+                            faces that belong to exactly one tet, ordered by (tet, face) */
+  int *tri_tet;          /* (ntri) the tet each surface triangle is a face of */
+  unsigned char *held;   /* (nvert) 1: a Dirichlet vertex (fixed or behind a wall) */
+} modelDeformable;
+
+/* Every deformable body of a model. */
+typedef struct modelDeformables {
+  int n, cap;
+  modelDeformable *body; /* (n) */
+} modelDeformables;
+
+struct isoModel;
+
+/* Free every body (and the array). */
+void model_deformable_free(modelDeformables *d);
+
+/* Check every deformable body again (iso_model_validate). */
+isoStatus model_deformable_validate(const struct isoModel *m);
+
+#endif
