@@ -26,7 +26,7 @@ static void case_make(meshCase *c, int *tet, int nvert, int ntet, femOrdering or
   memset(c, 0, sizeof *c);
   c->tet = tet, c->nvert = nvert, c->ntet = ntet;
   cr_assert_eq(fem_pattern_build(nvert, ntet, tet, ord, &c->p), ISO_OK);
-  c->v = fem_pattern_view(&c->p, c->p.data);
+  c->v = bchol_pattern_view(&c->p, c->p.data);
   c->Lv = malloc(sizeof(double) * 9 * (size_t)c->p.nslot);
   c->T = malloc(sizeof(double) * 9 * (size_t)nvert * (size_t)nvert);
   test_rng r = {seed};
@@ -265,6 +265,8 @@ Test(block_chol, bad_meshes_are_refused) {
   cr_assert_eq(fem_pattern_build(4, 1, repeated, FEM_ORDER_MIN_DEGREE, &p), ISO_ERR_INVALID);
   cr_assert_eq(fem_pattern_build(-1, 0, NULL, FEM_ORDER_MIN_DEGREE, &p), ISO_ERR_INVALID);
   cr_assert_eq(fem_pattern_build(4, 1, NULL, FEM_ORDER_MIN_DEGREE, &p), ISO_ERR_NULL);
+  int ok[4] = {0, 1, 2, 3};
+  cr_assert_eq(fem_pattern_build(4, 1, ok, 7, &p), ISO_ERR_INVALID, "an unknown ordering");
   cr_assert_null(p.data);
   /* no tets: a diagonal of 3 blocks, nothing to update */
   cr_assert_eq(fem_pattern_build(3, 0, NULL, FEM_ORDER_MIN_DEGREE, &p), ISO_OK);

@@ -28,7 +28,7 @@ static void factored_make(factored *f, int *tet, int nvert, int ntet, uint64_t s
   memset(f, 0, sizeof *f);
   f->tet = tet, f->nvert = nvert, f->ntet = ntet;
   cr_assert_eq(fem_pattern_build(nvert, ntet, tet, FEM_ORDER_MIN_DEGREE, &f->p), ISO_OK);
-  f->v = fem_pattern_view(&f->p, f->p.data);
+  f->v = bchol_pattern_view(&f->p, f->p.data);
   f->L = malloc(sizeof(double) * 9 * (size_t)f->p.nslot);
   f->T = malloc(sizeof(double) * 9 * (size_t)nvert * nvert);
   test_rng r = {seed};

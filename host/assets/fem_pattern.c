@@ -199,11 +199,13 @@ static isoStatus check_mesh(int nvert, int ntet, const int *tet) {
   return ISO_OK;
 }
 
-isoStatus fem_pattern_build(int nvert, int ntet, const int *tet, femOrdering ordering, femPattern *out) {
+isoStatus fem_pattern_build(int nvert, int ntet, const int *tet, int ordering, femPattern *out) {
   if (out == NULL) return iso_fail(ISO_ERR_NULL, "fem_pattern_build: argument 'out' is NULL");
   memset(out, 0, sizeof *out);
   isoStatus st = check_mesh(nvert, ntet, tet);
   if (st != ISO_OK) return st;
+  if (ordering != FEM_ORDER_MIN_DEGREE && ordering != FEM_ORDER_NATURAL)
+    return iso_fail(ISO_ERR_INVALID, "fem_pattern_build: unknown ordering %d", ordering);
   const int n = nvert;
   const size_t n1 = (size_t)n + 1;
   femPattern p;
@@ -310,21 +312,6 @@ void fem_pattern_free(femPattern *p) {
   if (p == NULL) return;
   free(p->data);
   memset(p, 0, sizeof *p);
-}
-
-bcholView fem_pattern_view(const femPattern *p, const int *data) {
-  bcholView v;
-  v.n = p->nvert;
-  v.nslot = p->nslot;
-  v.perm = data + p->off_perm;
-  v.iperm = data + p->off_iperm;
-  v.parent = data + p->off_parent;
-  v.col_ptr = data + p->off_col_ptr;
-  v.row = data + p->off_row;
-  v.pair_ptr = data + p->off_pair_ptr;
-  v.pair = data + p->off_pair;
-  v.tgt = data + p->off_tgt;
-  return v;
 }
 
 int fem_pattern_tet_slot(const femPattern *p, int e, int a, int b, int *transposed) {

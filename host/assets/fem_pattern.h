@@ -6,7 +6,7 @@
  * it, the elimination tree, L's block pattern with its fill, the left-looking update schedule
  * and, per tet, the slot of each of its 16 vertex-pair blocks, so element assembly writes T
  * straight into L's storage. Every array lives in one int block (`data`) at the offsets below,
- * so a backend copies the whole pattern in one transfer and views it with fem_pattern_view.
+ * so a backend copies the whole pattern in one transfer and views it with bchol_pattern_view.
  * Nothing here prints or aborts; errors come back as isoStatus with iso_last_error(). */
 #ifndef ISO_HOST_FEM_PATTERN_H
 #define ISO_HOST_FEM_PATTERN_H
@@ -24,33 +24,18 @@ typedef enum femOrdering {
   FEM_ORDER_NATURAL = 1     /* the mesh's own vertex order (for comparisons) */
 } femOrdering;
 
-typedef struct femPattern {
-  int nvert, ntet;
-  int nblock_T;   /* lower blocks of T, the diagonal included: nvert + edges of the graph */
-  int nslot;      /* lower blocks of L, the diagonal included (fill = nslot - nblock_T) */
-  int npair;      /* update pairs (k, j): the off-diagonal blocks of L */
-  int ntgt;       /* 3x3 block updates L_ij -= L_ik L_jk^T of the factorization */
-  int height;     /* blocks on the longest path of the elimination tree */
-  double flops_factor; /* floating-point operations of one numeric factorization */
-  double flops_solve;  /* of one solve (forward and back) */
-  /* offsets into data of each array (kernels/linalg/block_chol.h for their meaning) */
-  int off_perm, off_iperm, off_parent, off_col_ptr, off_row, off_pair_ptr, off_pair, off_tgt;
-  int off_tet_slot; /* (ntet, 16): fem_pattern_tet_slot */
-  int ndata;        /* ints in data */
-  int *data;        /* (ndata) every array above, one allocation */
-} femPattern;
+/* The pattern (kernels/linalg/block_chol.h lays it out). */
+typedef bcholPattern femPattern;
 
 /* Analyse a mesh of nvert vertices and ntet tets (ntet, 4) (indices in [0, nvert); the four of
- * a tet distinct). Vertices in no tet get a diagonal block only. Fails with ISO_ERR_INVALID
+ * a tet distinct), in the order `ordering` (a femOrdering; an int so that bench programs can
+ * declare this function without including host headers). Vertices in no tet get a diagonal block only. Fails with ISO_ERR_INVALID
  * for bad counts or indices (naming the tet), ISO_ERR_NULL, ISO_ERR_NOMEM; on failure *out is
  * zeroed. */
-isoStatus fem_pattern_build(int nvert, int ntet, const int *tet, femOrdering ordering, femPattern *out);
+isoStatus fem_pattern_build(int nvert, int ntet, const int *tet, int ordering, femPattern *out);
 
 /* Free the data and zero *p; NULL and zeroed patterns are fine. */
 void fem_pattern_free(femPattern *p);
-
-/* The kernel view of a pattern whose data block sits at `data` (p->data, or a device copy). */
-bcholView fem_pattern_view(const femPattern *p, const int *data);
 
 /* The slot of L that holds block (a, b) of tet e (a, b local vertices 0..3) in the lower
  * triangle: the block (max, min) of the two vertices' positions. *transposed is 1 when the slot

@@ -47,6 +47,41 @@ typedef struct bcholView {
   const int *tgt;      /* (ntgt) target slot of each update */
 } bcholView;
 
+/* A mesh's whole pattern as plain data (built by host/assets/fem_pattern.c): counts, and every
+ * array in one int block at the offsets below, so a backend copies it in one transfer and views
+ * it from either memory space with bchol_pattern_view. */
+typedef struct bcholPattern {
+  int nvert, ntet;
+  int nblock_T;        /* lower blocks of T, the diagonal included: nvert + edges of the graph */
+  int nslot;           /* lower blocks of L, the diagonal included (fill = nslot - nblock_T) */
+  int npair;           /* update pairs (k, j): the off-diagonal blocks of L */
+  int ntgt;            /* 3x3 block updates L_ij -= L_ik L_jk^T of the factorization */
+  int height;          /* blocks on the longest path of the elimination tree */
+  double flops_factor; /* floating-point operations of one numeric factorization */
+  double flops_solve;  /* of one solve (forward and back) */
+  /* offsets into data of each array of bcholView */
+  int off_perm, off_iperm, off_parent, off_col_ptr, off_row, off_pair_ptr, off_pair, off_tgt;
+  int off_tet_slot; /* (ntet, 16): 2 slot + transposed per tet block (host/assets/fem_pattern.h) */
+  int ndata;        /* ints in data */
+  int *data;        /* (ndata) every array above, one allocation */
+} bcholPattern;
+
+/* The kernel view of a pattern whose data block sits at `data` (p->data, or a device copy). */
+static inline ISO_HD bcholView bchol_pattern_view(const bcholPattern *p, const int *data) {
+  bcholView v;
+  v.n = p->nvert;
+  v.nslot = p->nslot;
+  v.perm = data + p->off_perm;
+  v.iperm = data + p->off_iperm;
+  v.parent = data + p->off_parent;
+  v.col_ptr = data + p->off_col_ptr;
+  v.row = data + p->off_row;
+  v.pair_ptr = data + p->off_pair_ptr;
+  v.pair = data + p->off_pair;
+  v.tgt = data + p->off_tgt;
+  return v;
+}
+
 /* C -= A B^T for 3x3 row-major blocks; C is neither A nor B. */
 static inline ISO_HD ISO_INLINE void bchol_sub_abt(real *ISO_RESTRICT C, const real *ISO_RESTRICT A,
                                                    const real *ISO_RESTRICT B) {
