@@ -1,0 +1,211 @@
+/* Block-sparse Cholesky of a deformable body's tangent matrix T (3n x 3n, SPD, 3x3 blocks, one
+ * block row and column per mesh vertex): the numeric factorization and the solve, following a
+ * pattern computed once per mesh (host/assets/fem_pattern.c) and shared by every world.
+ *
+ * Ordering. T is factored as P T P^T = L L^T with one fill-reducing vertex permutation per mesh
+ * (perm[k] = the vertex at position k). It never depends on the world or on which vertices are
+ * in contact; the Schur complement on those (kernels/linalg/schur.h) works on this one factor.
+ *
+ * Storage. L's blocks ("slots") in block compressed-sparse-column order over the permuted
+ * positions: column j holds slots col_ptr[j] .. col_ptr[j+1]-1, the diagonal first, then the
+ * rows below it ascending (row[s] is a slot's block row). The values are one array of nslot x 9
+ * reals, each 3x3 block row-major. Assembly writes T's lower blocks into the same array (the
+ * slots of T are a subset of L's; fill slots start at zero), the diagonal blocks in full; the
+ * factorization then overwrites it with L (diagonal blocks lower triangular, their strict upper
+ * part set to zero).
+ *
+ * Schedule. Left-looking: block column j first receives every update L_ij -= L_ik L_jk^T from
+ * the earlier columns k with L_jk != 0, then is factored (a 3x3 Cholesky of its diagonal and a
+ * triangular solve of each block below). The updates from column k are a "pair" (k, j): the
+ * sources are slots src_begin .. src_end-1 of column k (the rows i >= j; the first is row j
+ * itself, the slot of L_jk, so the first update is the diagonal one), and the target of the
+ * t-th source is slot tgt[tgt_begin + t] of column j, the slot of the same row. Pairs of column
+ * j are pair_ptr[j] .. pair_ptr[j+1]-1, in ascending k. The kernel follows these lists without
+ * searching; the order of every sum is fixed by them, so results are bitwise reproducible.
+ *
+ * Elimination tree. parent[j] is the first off-diagonal row of column j (-1 for a root). The
+ * solution of L y = e with e nonzero only in block k is nonzero only on the path from k to its
+ * root, which the Schur complement uses to skip zero work.
+ */
+#ifndef ISO_KERNELS_LINALG_BLOCK_CHOL_H
+#define ISO_KERNELS_LINALG_BLOCK_CHOL_H
+
+#include "kernels/core.h"
+
+/* The pattern of one mesh's factor as a kernel reads it: flat int arrays in one memory space
+ * (host or device), no pointers between them, only offsets. */
+typedef struct bcholView {
+  int n;               /* block columns: the mesh's vertices */
+  int nslot;           /* 3x3 blocks of L, the diagonal included */
+  const int *perm;     /* (n) the vertex at each position of the ordering */
+  const int *iperm;    /* (n) the position of each vertex */
+  const int *parent;   /* (n) elimination tree over positions, -1 at a root */
+  const int *col_ptr;  /* (n + 1) first slot of each block column */
+  const int *row;      /* (nslot) block row (position) of each slot */
+  const int *pair_ptr; /* (n + 1) first update pair into each block column */
+  const int *pair;     /* (npair, 3) src_begin, src_end, tgt_begin of each pair */
+  const int *tgt;      /* (ntgt) target slot of each update */
+} bcholView;
+
+/* A mesh's whole pattern as plain data (built by host/assets/fem_pattern.c): counts, and every
+ * array in one int block at the offsets below, so a backend copies it in one transfer and views
+ * it from either memory space with bchol_pattern_view. */
+typedef struct bcholPattern {
+  int nvert, ntet;
+  int nblock_T;        /* lower blocks of T, the diagonal included: nvert + edges of the graph */
+  int nslot;           /* lower blocks of L, the diagonal included (fill = nslot - nblock_T) */
+  int npair;           /* update pairs (k, j): the off-diagonal blocks of L */
+  int ntgt;            /* 3x3 block updates L_ij -= L_ik L_jk^T of the factorization */
+  int height;          /* blocks on the longest path of the elimination tree */
+  double flops_factor; /* floating-point operations of one numeric factorization */
+  double flops_solve;  /* of one solve (forward and back) */
+  /* offsets into data of each array of bcholView */
+  int off_perm, off_iperm, off_parent, off_col_ptr, off_row, off_pair_ptr, off_pair, off_tgt;
+  int off_tet_slot; /* (ntet, 16): 2 slot + transposed per tet block (host/assets/fem_pattern.h) */
+  int ndata;        /* ints in data */
+  int *data;        /* (ndata) every array above, one allocation */
+} bcholPattern;
+
+/* The kernel view of a pattern whose data block sits at `data` (p->data, or a device copy). */
+static inline ISO_HD bcholView bchol_pattern_view(const bcholPattern *p, const int *data) {
+  bcholView v;
+  v.n = p->nvert;
+  v.nslot = p->nslot;
+  v.perm = data + p->off_perm;
+  v.iperm = data + p->off_iperm;
+  v.parent = data + p->off_parent;
+  v.col_ptr = data + p->off_col_ptr;
+  v.row = data + p->off_row;
+  v.pair_ptr = data + p->off_pair_ptr;
+  v.pair = data + p->off_pair;
+  v.tgt = data + p->off_tgt;
+  return v;
+}
+
+/* C -= A B^T for 3x3 row-major blocks; C is neither A nor B. */
+static inline ISO_HD ISO_INLINE void bchol_sub_abt(real *ISO_RESTRICT C, const real *ISO_RESTRICT A,
+                                                   const real *ISO_RESTRICT B) {
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      C[3 * r + c] -= A[3 * r + 0] * B[3 * c + 0] + A[3 * r + 1] * B[3 * c + 1] + A[3 * r + 2] * B[3 * c + 2];
+}
+
+/* Factor a symmetric 3x3 block (row-major, lower part read) in place into its lower Cholesky
+ * factor, the strict upper part zeroed. Returns 0, or 1 when a pivot is not positive (NaN
+ * included: !(d > 0)). */
+static inline ISO_HD ISO_INLINE int bchol_chol3(real *ISO_RESTRICT D) {
+  real d0 = D[0];
+  if (!(d0 > (real)0)) return 1;
+  real l00 = sqrt(d0);
+  real l10 = D[3] / l00, l20 = D[6] / l00;
+  real d1 = D[4] - l10 * l10;
+  if (!(d1 > (real)0)) return 1;
+  real l11 = sqrt(d1);
+  real l21 = (D[7] - l20 * l10) / l11;
+  real d2 = D[8] - l20 * l20 - l21 * l21;
+  if (!(d2 > (real)0)) return 1;
+  real l22 = sqrt(d2);
+  D[0] = l00, D[1] = 0, D[2] = 0;
+  D[3] = l10, D[4] = l11, D[5] = 0;
+  D[6] = l20, D[7] = l21, D[8] = l22;
+  return 0;
+}
+
+/* X = A L^-T in place on A (3x3 row-major), L a factored diagonal block: each row x of X solves
+ * L x^T = a^T by forward substitution. */
+static inline ISO_HD ISO_INLINE void bchol_trsm3(const real *ISO_RESTRICT L, real *ISO_RESTRICT A) {
+  for (int r = 0; r < 3; ++r) {
+    real *a = A + 3 * r;
+    real x0 = a[0] / L[0];
+    real x1 = (a[1] - L[3] * x0) / L[4];
+    real x2 = (a[2] - L[6] * x0 - L[7] * x1) / L[8];
+    a[0] = x0, a[1] = x1, a[2] = x2;
+  }
+}
+
+/* Factor in place: Lv (nslot x 9) holds T's lower blocks on entry (assembled at their slots,
+ * fill slots zero) and L on return. Returns 0, or j + 1 when block column j (a position; the
+ * vertex is perm[j]) meets a pivot that is not positive: T is not positive definite (or holds
+ * a NaN). Columns before j are then finished, the rest partial. */
+static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv) {
+  for (int j = 0; j < v->n; ++j) {
+    for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
+      const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
+      const int *t = v->tgt + v->pair[3 * p + 2];
+      const real *Ljk = Lv + 9 * (long long)sb;
+      for (int s = sb; s < se; ++s) bchol_sub_abt(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, Ljk);
+    }
+    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+    real *D = Lv + 9 * (long long)d;
+    if (bchol_chol3(D)) return j + 1;
+    for (int s = d + 1; s < e; ++s) bchol_trsm3(D, Lv + 9 * (long long)s);
+  }
+  return 0;
+}
+
+/* y_j = L_jj^-1 y_j for the diagonal block (lower, row-major) of column j. */
+static inline ISO_HD ISO_INLINE void bchol_diag_lower(const real *ISO_RESTRICT D, real *ISO_RESTRICT y) {
+  real y0 = y[0] / D[0];
+  real y1 = (y[1] - D[3] * y0) / D[4];
+  real y2 = (y[2] - D[6] * y0 - D[7] * y1) / D[8];
+  y[0] = y0, y[1] = y1, y[2] = y2;
+}
+
+/* y_j = L_jj^-T y_j. */
+static inline ISO_HD ISO_INLINE void bchol_diag_upper(const real *ISO_RESTRICT D, real *ISO_RESTRICT y) {
+  real y2 = y[2] / D[8];
+  real y1 = (y[1] - D[7] * y2) / D[4];
+  real y0 = (y[0] - D[3] * y1 - D[6] * y2) / D[0];
+  y[0] = y0, y[1] = y1, y[2] = y2;
+}
+
+/* The forward step of block column j: y_j = L_jj^-1 y_j, then y_i -= L_ij y_j below it. */
+static inline ISO_HD ISO_INLINE void bchol_lower_column(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                        real *ISO_RESTRICT y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = y + 3 * j;
+  bchol_diag_lower(Lv + 9 * (long long)d, yj);
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    real *yi = y + 3 * v->row[s];
+    for (int r = 0; r < 3; ++r) yi[r] -= B[3 * r] * yj[0] + B[3 * r + 1] * yj[1] + B[3 * r + 2] * yj[2];
+  }
+}
+
+/* L y = b in place over positions (y: 3n, permuted order). */
+static inline ISO_HD void bchol_lower_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT y) {
+  for (int j = 0; j < v->n; ++j) bchol_lower_column(v, Lv, j, y);
+}
+
+/* L^T x = y in place over positions: x_j = L_jj^-T (y_j - sum_i L_ij^T x_i), j descending. */
+static inline ISO_HD void bchol_upper_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT y) {
+  for (int j = v->n - 1; j >= 0; --j) {
+    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+    real *yj = y + 3 * j;
+    for (int s = d + 1; s < e; ++s) {
+      const real *B = Lv + 9 * (long long)s;
+      const real *xi = y + 3 * v->row[s];
+      for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
+    }
+    bchol_diag_upper(Lv + 9 * (long long)d, yj);
+  }
+}
+
+/* Solve T x = b in place (b: 3n in the mesh's vertex order, becomes x) with L from bchol_factor
+ * (which returned 0). work: 3n reals from the caller. */
+static inline ISO_HD void bchol_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT b,
+                                      real *ISO_RESTRICT work) {
+  const int n = v->n;
+  for (int k = 0; k < n; ++k) {
+    const int a = v->perm[k];
+    work[3 * k] = b[3 * a], work[3 * k + 1] = b[3 * a + 1], work[3 * k + 2] = b[3 * a + 2];
+  }
+  bchol_lower_solve(v, Lv, work);
+  bchol_upper_solve(v, Lv, work);
+  for (int k = 0; k < n; ++k) {
+    const int a = v->perm[k];
+    b[3 * a] = work[3 * k], b[3 * a + 1] = work[3 * k + 1], b[3 * a + 2] = work[3 * k + 2];
+  }
+}
+
+#endif

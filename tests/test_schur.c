@@ -1,0 +1,232 @@
+/* The Schur complement on participating vertices from the mesh's one factor
+ * (kernels/linalg/schur.h): S against a dense C - B^T D^-1 B formed by permuting the dense T
+ * and factoring D densely; S symmetric positive definite; E^T Z S = I; and the expansion of
+ * dv_p to every DoF against the dense dv_n = -D^-1 B dv_p, both by Z and by one solve. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/assets/fem_pattern.h"
+#include "kernels/linalg/block_chol.h"
+#include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/schur.h"
+#include "support/chol_meshes.h"
+#include "support/support.h"
+
+/* A factored mesh: pattern, L and the dense T (chol_meshes.h). */
+typedef struct {
+  int nvert, ntet, *tet;
+  femPattern p;
+  bcholView v;
+  double *L, *T;
+  double kappa; /* ||T||_inf / sigma >= kappa(T) */
+} factored;
+
+static void factored_make(factored *f, int *tet, int nvert, int ntet, uint64_t seed) {
+  memset(f, 0, sizeof *f);
+  f->tet = tet, f->nvert = nvert, f->ntet = ntet;
+  cr_assert_eq(fem_pattern_build(nvert, ntet, tet, FEM_ORDER_MIN_DEGREE, &f->p), ISO_OK);
+  f->v = bchol_pattern_view(&f->p, f->p.data);
+  f->L = malloc(sizeof(double) * 9 * (size_t)f->p.nslot);
+  f->T = malloc(sizeof(double) * 9 * (size_t)nvert * nvert);
+  test_rng r = {seed};
+  fem_random_values(&r, &f->p, tet, 1.0, f->L, f->T);
+  f->kappa = fem_norm_inf(3 * nvert, f->T);
+  cr_assert_leq(f->kappa, 1e3, "kappa bound %g too large for the tolerances", f->kappa);
+  cr_assert_eq(bchol_factor(&f->v, f->L), 0);
+}
+
+static void factored_free(factored *f) {
+  fem_pattern_free(&f->p);
+  free(f->tet), free(f->L), free(f->T);
+}
+
+/* m distinct random vertices in random order (a shuffled prefix of a permutation). */
+static void random_set(test_rng *r, int n, int m, int *pvert) {
+  int *all = malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; ++i) all[i] = i;
+  for (int i = n - 1; i > 0; --i) {
+    int j = (int)(test_rng_u64(r) % (uint64_t)(i + 1)), t = all[i];
+    all[i] = all[j], all[j] = t;
+  }
+  memcpy(pvert, all, sizeof(int) * (size_t)m);
+  free(all);
+}
+
+/* The dense reference: DoF lists nd (non-participating, ascending) and the participating DoFs
+ * in pvert's order; S_ref = C - B^T D^-1 B, and K = D^-1 B (nd x M) for dv_n = -K dv_p. */
+typedef struct {
+  int nd, M, *dn, *dp;
+  double *S, *K;
+} denseRef;
+
+static void dense_ref(const factored *f, int m, const int *pvert, denseRef *d) {
+  const int n3 = 3 * f->nvert, M = 3 * m;
+  unsigned char *in = calloc((size_t)f->nvert, 1);
+  for (int a = 0; a < m; ++a) in[pvert[a]] = 1;
+  d->M = M, d->nd = n3 - M;
+  d->dn = malloc(sizeof(int) * (size_t)(n3 + 1)), d->dp = malloc(sizeof(int) * (size_t)(M + 1));
+  int w = 0;
+  for (int i = 0; i < n3; ++i)
+    if (!in[i / 3]) d->dn[w++] = i;
+  for (int q = 0; q < M; ++q) d->dp[q] = 3 * pvert[q / 3] + q % 3;
+  const int nd = d->nd;
+  double *D = malloc(sizeof(double) * ((size_t)nd * nd + 1));
+  d->K = malloc(sizeof(double) * ((size_t)nd * M + 1));
+  d->S = malloc(sizeof(double) * ((size_t)M * M + 1));
+#define TT(i, j) f->T[(i) + (size_t)(j) * n3]
+  for (int j = 0; j < nd; ++j)
+    for (int i = 0; i < nd; ++i) D[i + (size_t)j * nd] = TT(d->dn[i], d->dn[j]);
+  for (int q = 0; q < M; ++q)
+    for (int i = 0; i < nd; ++i) d->K[i + (size_t)q * nd] = TT(d->dn[i], d->dp[q]);
+  cr_assert_eq(chol_factor(nd, D), 0);
+  for (int q = 0; q < M; ++q) chol_solve(nd, D, d->K + (size_t)q * nd);
+  for (int b = 0; b < M; ++b)
+    for (int a = 0; a < M; ++a) {
+      double s = TT(d->dp[a], d->dp[b]);
+      for (int i = 0; i < nd; ++i) s -= TT(d->dn[i], d->dp[a]) * d->K[i + (size_t)b * nd];
+      d->S[a + (size_t)b * M] = s;
+    }
+#undef TT
+  free(D);
+  free(in);
+}
+
+static void dense_ref_free(denseRef *d) { free(d->dn), free(d->dp), free(d->S), free(d->K); }
+
+/* Everything about one participating set. Tolerances, relative to the largest entry compared:
+ * S's eigenvalues lie in T's [lambda_min, lambda_max], so ||S|| <= ||T|| and kappa(S) <=
+ * kappa(T) <= kappa (chol_meshes.h). Both routes are backward stable to ~k eps (k: the longest
+ * sum, a few hundred terms); the inverse W^-1 and the dense D^-1 each amplify that by at most
+ * kappa, and the difference of two such results by about kappa^2 against ||S||: 1e-13 kappa^2
+ * (<= 4e-11 on these meshes; measured ~1e-15). The identities E^T Z S = I and the expansion
+ * involve one inverse: 1e-13 kappa. */
+static void check_set(const factored *f, int m, const int *pvert, uint64_t seed) {
+  const int n3 = 3 * f->nvert, M = 3 * m;
+  double *Z = malloc(sizeof(double) * ((size_t)n3 * M + 1)), *S = malloc(sizeof(double) * ((size_t)M * M + 1));
+  double *work = malloc(sizeof(double) * (size_t)(bchol_schur_work_size(f->nvert, m) + 1));
+  cr_assert_eq(bchol_schur(&f->v, f->L, m, pvert, 1, Z, S, work), 0);
+  denseRef d;
+  dense_ref(f, m, pvert, &d);
+  const double k1 = 1e-13 * f->kappa, k2 = 1e-13 * f->kappa * f->kappa;
+  double smax = 0, serr = 0;
+  for (int i = 0; i < M * M; ++i) smax = fmax(smax, fabs(d.S[i]));
+  for (int i = 0; i < M * M; ++i) serr = fmax(serr, fabs(S[i] - d.S[i]));
+  cr_assert_leq(serr, k2 * smax, "m %d: S differs from C - B^T D^-1 B by %g of %g", m, serr, smax);
+  for (int b = 0; b < M; ++b) /* exactly symmetric: one sum per pair, mirrored */
+    for (int a = 0; a < M; ++a) cr_assert_eq(S[a + (size_t)b * M], S[b + (size_t)a * M]);
+  double *Sc = malloc(sizeof(double) * ((size_t)M * M + 1));
+  memcpy(Sc, S, sizeof(double) * (size_t)M * M);
+  cr_assert_eq(chol_factor(M, Sc), 0, "S is not positive definite");
+  double ierr = 0; /* E^T Z S = I */
+  for (int b = 0; b < M; ++b)
+    for (int a = 0; a < M; ++a) {
+      double s = 0;
+      for (int q = 0; q < M; ++q) s += Z[d.dp[a] + (size_t)q * n3] * S[q + (size_t)b * M];
+      ierr = fmax(ierr, fabs(s - (a == b)));
+    }
+  cr_assert_leq(ierr, k1, "m %d: E^T Z S - I reaches %g", m, ierr);
+  /* the expansion: p rows are dv_p, the others -D^-1 B dv_p, by Z and by one solve */
+  test_rng r = {seed};
+  double *dvp = malloc(sizeof(double) * (size_t)(M + 1)), *dv = malloc(sizeof(double) * (size_t)n3);
+  double *dv2 = malloc(sizeof(double) * (size_t)n3), *tmp = malloc(sizeof(double) * (size_t)(n3 + M + 1));
+  for (int q = 0; q < M; ++q) dvp[q] = test_rng_uniform(&r, -1, 1);
+  bchol_schur_expand(f->nvert, m, Z, S, dvp, dv, tmp);
+  bchol_schur_expand_solve(&f->v, f->L, m, pvert, S, dvp, dv2, tmp);
+  double err = 0;
+  for (int q = 0; q < M; ++q) {
+    err = fmax(err, fabs(dv[d.dp[q]] - dvp[q]));
+    err = fmax(err, fabs(dv2[d.dp[q]] - dvp[q]));
+  }
+  for (int i = 0; i < d.nd; ++i) {
+    double want = 0;
+    for (int q = 0; q < M; ++q) want -= d.K[i + (size_t)q * d.nd] * dvp[q];
+    err = fmax(err, fabs(dv[d.dn[i]] - want));
+    err = fmax(err, fabs(dv2[d.dn[i]] - want));
+  }
+  cr_assert_leq(err, k1, "m %d: the expansion misses the dense route by %g", m, err);
+  /* without Z the same S, bit for bit (the back solves only follow it) */
+  double *S2 = malloc(sizeof(double) * ((size_t)M * M + 1));
+  cr_assert_eq(bchol_schur(&f->v, f->L, m, pvert, 0, Z, S2, work), 0);
+  cr_assert(test_same_bits(S, S2, M * M));
+  dense_ref_free(&d);
+  free(Z), free(S), free(S2), free(Sc), free(work), free(dvp), free(dv), free(dv2), free(tmp);
+}
+
+/* Every vertex, one vertex, none, and random subsets in random orders. */
+static void check_mesh(factored *f, uint64_t seed) {
+  test_rng r = {seed};
+  const int n = f->nvert;
+  int *pvert = malloc(sizeof(int) * (size_t)n);
+  const int sizes[6] = {n, 1, 0, 2, n / 3, n - 1};
+  for (int t = 0; t < 6; ++t) {
+    random_set(&r, n, sizes[t], pvert);
+    check_set(f, sizes[t], pvert, seed + t);
+  }
+  free(pvert);
+}
+
+Test(schur, matches_dense_on_a_grid) {
+  int nv, nt;
+  int *tet = fem_grid_mesh(3, 3, 2, &nv, &nt);
+  factored f;
+  factored_make(&f, tet, nv, nt, 7);
+  check_mesh(&f, 70);
+  factored_free(&f);
+}
+
+Test(schur, matches_dense_on_tet_soups) {
+  const int sizes[2][2] = {{25, 15}, {50, 70}};
+  for (int t = 0; t < 2; ++t) {
+    test_rng r = {90 + t};
+    factored f;
+    factored_make(&f, fem_soup_mesh(&r, sizes[t][0], sizes[t][1]), sizes[t][0], sizes[t][1], 8 + t);
+    check_mesh(&f, 80 + 10 * t);
+    factored_free(&f);
+  }
+}
+
+/* With every vertex participating, D is empty and S is T itself in pvert's order. */
+Test(schur, all_vertices_give_t) {
+  int nv, nt;
+  int *tet = fem_grid_mesh(2, 1, 1, &nv, &nt);
+  factored f;
+  factored_make(&f, tet, nv, nt, 4);
+  const int n3 = 3 * nv;
+  int *pvert = malloc(sizeof(int) * (size_t)nv);
+  test_rng r = {5};
+  random_set(&r, nv, nv, pvert);
+  double *Z = malloc(sizeof(double) * (size_t)n3 * n3), *S = malloc(sizeof(double) * (size_t)n3 * n3);
+  double *work = malloc(sizeof(double) * (size_t)bchol_schur_work_size(nv, nv));
+  cr_assert_eq(bchol_schur(&f.v, f.L, nv, pvert, 0, Z, S, work), 0);
+  double err = 0, tmax = 0; /* kappa(T) eps-level: T = (T^-1)^-1 through two inverses */
+  for (int b = 0; b < n3; ++b)
+    for (int a = 0; a < n3; ++a) {
+      double t = f.T[(3 * pvert[a / 3] + a % 3) + (size_t)(3 * pvert[b / 3] + b % 3) * n3];
+      tmax = fmax(tmax, fabs(t));
+      err = fmax(err, fabs(S[a + (size_t)b * n3] - t));
+    }
+  cr_assert_leq(err, 1e-13 * f.kappa * f.kappa * tmax, "S - T reaches %g", err);
+  free(pvert), free(Z), free(S), free(work);
+  factored_free(&f);
+}
+
+/* No participating vertex: nothing computed, success, and the expansion of nothing is zero. A
+ * repeated vertex would make W singular: refused at its first DoF, not a silent wrong S. */
+Test(schur, empty_and_repeated_sets) {
+  int nv, nt;
+  int *tet = fem_grid_mesh(2, 2, 1, &nv, &nt);
+  factored f;
+  factored_make(&f, tet, nv, nt, 6);
+  double dv[3 * 18], work[3 * 18 * 6 * 6], Z[3 * 18 * 6], S[36];
+  cr_assert_eq(nv, 18);
+  cr_assert_eq(bchol_schur(&f.v, f.L, 0, NULL, 1, NULL, NULL, work), 0);
+  for (int i = 0; i < 3 * nv; ++i) dv[i] = 1;
+  bchol_schur_expand_solve(&f.v, f.L, 0, NULL, NULL, NULL, dv, work);
+  for (int i = 0; i < 3 * nv; ++i) cr_assert_eq(dv[i], 0);
+  int twice[2] = {5, 5};
+  cr_assert_eq(bchol_schur(&f.v, f.L, 2, twice, 0, Z, S, work), 4);
+  factored_free(&f);
+}
