@@ -339,6 +339,20 @@ static isoStatus exclude_anchored_adjacent(sceneBuild *B, const int *geom_id) {
   return ISO_OK;
 }
 
+/* The deformable bodies in document order, each with its walls; the mesh is read here, so a
+ * bad mesh names the <link> as well as the file. */
+static isoStatus add_deformables(const sceneCtx *c, isoModel *m) {
+  for (int i = 0; i < c->ndeformable; ++i) {
+    const sceneDeformable *sd = &c->deformables[i];
+    int id;
+    isoStatus st = iso_model_add_deformable(m, &sd->def, &id);
+    for (int w = 0; w < sd->nwall && st == ISO_OK; ++w)
+      st = iso_model_deformable_wall(m, id, sd->wall[w], sd->wall[w] + 3, NULL);
+    if (st != ISO_OK) return located(st, sd->file, sd->line, "link", sd->def.name);
+  }
+  return ISO_OK;
+}
+
 static isoStatus build(sceneBuild *B, isoModel **out) {
   sceneCtx *c = B->c;
   const int n = B->n;
@@ -368,6 +382,7 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
   if (st == ISO_OK) st = exclude_anchored_adjacent(B, geom_id);
   free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
+  if (st == ISO_OK) st = add_deformables(c, B->m);
   if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
     iso_model_destroy(B->m);
@@ -398,6 +413,7 @@ isoStatus scene_build(sceneCtx *c, isoModel **out) {
 static void ctx_free(sceneCtx *c) {
   free(c->links);
   free(c->geoms);
+  free(c->deformables);
   free(c->joints);
   free(c->actuators);
   free(c->couplers);

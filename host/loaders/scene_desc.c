@@ -47,6 +47,19 @@ isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out) {
   return ISO_OK;
 }
 
+isoStatus scene_new_deformable(sceneCtx *c, sceneDeformable **out) {
+  void *items = c->deformables;
+  sceneDeformable *d = (sceneDeformable *)grow(&items, &c->ndeformable, &c->deformable_cap, sizeof *d);
+  c->deformables = (sceneDeformable *)items;
+  if (!d) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  d->def = iso_default_deformable_def();
+  /* Drake's parsers' friction when the file gives none (default_friction(): 1.0, 1.0) */
+  d->def.mu_static = d->def.mu_dynamic = 1.0;
+  d->frame = -1;
+  *out = d;
+  return ISO_OK;
+}
+
 isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out) {
   void *items = c->joints;
   sceneJoint *j = (sceneJoint *)grow(&items, &c->njoint, &c->joint_cap, sizeof *j);

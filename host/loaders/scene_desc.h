@@ -17,6 +17,7 @@
 #include "host/loaders/scene_uri.h"
 #include "host/loaders/scene_xml.h"
 #include "host/model/name_map.h"
+#include "isobar/deformable.h"
 #include "isobar/geometry.h"
 #include "isobar/joint.h"
 #include "isobar/scene.h"
@@ -49,6 +50,18 @@ typedef struct sceneGeom {
   const char *rel_to;
   int rel_scope;
 } sceneGeom;
+
+/* A deformable body: an SDFormat <link> holding <drake:deformable_properties>. Its mesh is
+ * placed at the link's pose; a wall holds the vertices behind a plane given in the world. */
+typedef struct sceneDeformable {
+  isoDeformableDef def;  /* name (scoped, "model::link") and mesh_file owned by the context;
+                            position and quaternion set once frames resolve */
+  double (*wall)[6];     /* (nwall) point_on_plane, outward_normal, world frame; context memory */
+  int nwall;
+  int frame;             /* SDFormat: its link's frame in the parser's frame graph */
+  const sceneFile *file; /* where the <link> is */
+  int line;
+} sceneDeformable;
 
 /* A joint between two links. Fixed joints are merged by scene_build; the others become model
  * joints between the links' bodies. Frames as Drake's parsers make them: the joint frame J at
@@ -115,6 +128,8 @@ typedef struct sceneCtx {
   sceneGeom *geoms;      /* (ngeom) in document order */
   int ngeom, geom_cap;
   nameMap geom_names;    /* every name scene_geometry_name gave, for making new ones unique */
+  sceneDeformable *deformables; /* (ndeformable) in document order */
+  int ndeformable, deformable_cap;
   sceneJoint *joints;    /* (njoint) */
   int njoint, joint_cap;
   sceneActuator *actuators; /* (nactuator) */
@@ -136,6 +151,7 @@ typedef struct sceneCtx {
 /* Append an entry to the description; *out points at it (zeroed). */
 isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index);
 isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out);
+isoStatus scene_new_deformable(sceneCtx *c, sceneDeformable **out);
 isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out);
 isoStatus scene_new_actuator(sceneCtx *c, sceneActuator **out);
 isoStatus scene_new_coupler(sceneCtx *c, sceneCoupler **out);

@@ -104,14 +104,37 @@ static isoStatus claim_name(sdfParser *P, int scope, const char *name, const sce
 
 /* ---- links, joints, frames, models, includes ---------------------------------------------- */
 
+/* A deformable link: a frame of its own (its name is claimed, its pose may be relative to
+ * other frames and other poses to it), and a deformable body, not a link. */
+static isoStatus read_deformable_link(sdfParser *P, const sceneFile *f, xmlNode *n, int scope) {
+  sceneCtx *c = P->c;
+  isoStatus st;
+  char *name = scene_attr(&c->mem, n, "name");
+  if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
+  int fi = add_frame(P, F_DEFORMABLE, scope, name, f, n);
+  if (fi < 0) return nomem();
+  xmlNode *pn = scene_child(n, "pose");
+  if (pn) {
+    scenePose pose;
+    if ((st = scene_sdf_pose(c, f, pn, &pose)) != ISO_OK) return st;
+    P->frames[fi].X = pose.X;
+    P->frames[fi].rel_to = pose.rel_to;
+  }
+  const char *scoped = scene_printf(&c->mem, "%s::%s", P->scopes[scope].path, name);
+  if (!scoped) return nomem();
+  return scene_sdf_deformable(c, f, n, scoped, fi);
+}
+
 static isoStatus read_link(sdfParser *P, const sceneFile *f, xmlNode *n, int scope) {
   static const char *const elems[] = {"pose", "inertial", "collision", "visual", NULL};
   static const char *const attrs[] = {"name", NULL};
   sceneCtx *c = P->c;
   isoStatus st;
-  if (scene_child(n, "drake:deformable_properties"))
-    return scene_fail(f, scene_child(n, "drake:deformable_properties"), ISO_ERR_UNSUPPORTED,
-                      "deformable bodies are not supported yet");
+  if (scene_child(n, "drake:deformable_properties")) return read_deformable_link(P, f, n, scope);
+  /* Drake: a drake: element a rigid link does not know is an error */
+  if (scene_child(n, "drake:wall_boundary_condition"))
+    return scene_fail(f, scene_child(n, "drake:wall_boundary_condition"), ISO_ERR_INVALID,
+                      "a wall boundary condition belongs to a deformable link (one with <drake:deformable_properties>)");
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   char *name = scene_attr(&c->mem, n, "name");
   if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
@@ -469,6 +492,17 @@ static isoStatus second_pass(sdfParser *P) {
                       g->line, g->rel_to, P->scopes[g->rel_scope].path);
     /* X_LC = X_LW X_WR X_RC */
     g->X_LG = xf_mul(xf_mul(xf_inv(c->links[g->link].X_WL), P->frames[fi].X_W), g->X_LG);
+  }
+  for (int i = 0; i < c->ndeformable; ++i) {
+    xform X = P->frames[c->deformables[i].frame].X_W;
+    double *p = c->deformables[i].def.position, *q = c->deformables[i].def.quaternion;
+    p[0] = X.p.x;
+    p[1] = X.p.y;
+    p[2] = X.p.z;
+    q[0] = X.q.w;
+    q[1] = X.q.x;
+    q[2] = X.q.y;
+    q[3] = X.q.z;
   }
   for (int i = 0; i < P->njoint; ++i)
     if ((st = scene_sdf_bind_joint(P, &P->joints[i])) != ISO_OK) return st;

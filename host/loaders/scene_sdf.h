@@ -24,6 +24,11 @@ isoStatus scene_sdf_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, int li
 /* <collision> of link `link` in model scope `scope`: appends a sceneGeom (none for <empty/>). */
 isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, int link);
 
+/* The deformable body of <link> n (it holds <drake:deformable_properties>), named `name` and
+ * placed by frame `frame`, as Drake's AddDeformableLinkFromSpecification reads it: appends a
+ * sceneDeformable (scene_sdf_deformable.c). */
+isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *name, int frame);
+
 /* A <joint> as read, before the frame graph resolves it. */
 typedef struct sdfJointSpec {
   sceneJoint j;          /* type, axis as written, limits, damping; frames and links later */
@@ -38,7 +43,7 @@ typedef struct sdfJointSpec {
 
 /* ---- the parser's frame graph (scene_sdf.c) ---------------------------------------------- */
 
-enum { F_WORLD, F_MODEL, F_LINK, F_FRAME, F_JOINT };
+enum { F_WORLD, F_MODEL, F_LINK, F_FRAME, F_JOINT, F_DEFORMABLE /* a deformable link */ };
 
 typedef struct sdfFrame {
   const char *name;      /* local name in `scope`; a model frame is looked up via its scope */

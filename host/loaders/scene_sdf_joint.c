@@ -228,6 +228,10 @@ static isoStatus joint_link(sdfParser *P, const sdfJoint *j, const char *which, 
     return ISO_OK;
   }
   int fi = scene_sdf_lookup(P, j->scope, name);
+  /* Drake's joints connect rigid bodies only: one naming a deformable link fails there too */
+  if (fi >= 0 && P->frames[fi].kind == F_DEFORMABLE)
+    return scene_fail(j->file, j->node, ISO_ERR_UNSUPPORTED, "%s '%s' is a deformable link; a joint cannot attach to it",
+                      which, name);
   if (fi < 0 || P->frames[fi].kind != F_LINK)
     return scene_fail(j->file, j->node, fi < 0 ? ISO_ERR_PARSE : ISO_ERR_UNSUPPORTED,
                       fi < 0 ? "%s '%s' names no link of model '%s'" : "%s '%s' is not a link of model '%s' (only links are supported)",

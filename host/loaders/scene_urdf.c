@@ -191,9 +191,15 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int
 }
 
 static isoStatus read_link(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *model, int *index) {
-  static const char *const elems[] = {"inertial", "visual", "collision", NULL};
+  static const char *const elems[] = {"inertial", "visual", "collision", "drake:deformable_properties", NULL};
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
+  /* Deformable bodies are SDFormat-only in Drake: its URDF parser skips the tag and the link
+   * stays a rigid body, so here too (reported; strict mode rejects it). */
+  xmlNode *deformable = scene_child(n, "drake:deformable_properties");
+  if (deformable && (st = scene_ignore(c, f, deformable, "Drake's URDF parser has no deformable bodies; the link "
+                                       "is rigid, as in Drake (use SDFormat)")) != ISO_OK)
+    return st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   char *name = scene_attr(&c->mem, n, "name");
   if (!name || !name[0]) return scene_fail(f, n, ISO_ERR_PARSE, "needs a non-empty 'name' attribute");

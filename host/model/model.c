@@ -74,6 +74,7 @@ void iso_model_destroy(isoModel *m) {
   name_map_free(&m->body_names);
   model_geometry_free(m);
   model_joint_free(m);
+  model_deformable_free(&m->deformables);
   hydro_free(&m->hydro);
   model_flat_free(&m->flat);
   free(m);
@@ -197,7 +198,9 @@ isoStatus iso_model_validate(const isoModel *m) {
     st = model_check_geometry(m, &m->geom[i], what);
     if (st != ISO_OK) return st;
   }
-  return model_joint_validate(m);
+  st = model_joint_validate(m);
+  if (st != ISO_OK) return st;
+  return model_deformable_validate(m);
 }
 
 isoStatus iso_model_compile(isoModel *m) {

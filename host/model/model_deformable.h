@@ -7,6 +7,7 @@
 #ifndef ISO_HOST_MODEL_DEFORMABLE_H
 #define ISO_HOST_MODEL_DEFORMABLE_H
 
+#include "host/model/name_map.h"
 #include "isobar/deformable.h"
 #include "isobar/status.h"
 #include "kernels/core.h"
@@ -27,12 +28,21 @@ typedef struct modelDeformable {
 typedef struct modelDeformables {
   int n, cap;
   modelDeformable *body; /* (n) */
+  nameMap names;         /* body name -> index; keys are the bodies' def.name */
 } modelDeformables;
 
 struct isoModel;
 
 /* Free every body (and the array). */
 void model_deformable_free(modelDeformables *d);
+
+/* The boundary of a tet mesh: the faces that belong to exactly one tet, each wound so that its
+ * right-handed normal points out of that tet, ordered by (tet, face), face f being the one
+ * opposite the tet's local vertex f. tri (4·ntet, 3) and tri_tet (4·ntet) are the caller's,
+ * sized for the worst case; *ntri receives the count. Fails (naming `what`) on a face shared by
+ * more than two tets or by two tets on the same side of it (overlapping tets). Indices are
+ * assumed in range. */
+isoStatus model_deformable_surface(const int *tet, int ntet, int *tri, int *tri_tet, int *ntri, const char *what);
 
 /* Check every deformable body again (iso_model_validate). */
 isoStatus model_deformable_validate(const struct isoModel *m);

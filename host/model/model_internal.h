@@ -3,6 +3,7 @@
 #define ISO_HOST_MODEL_INTERNAL_H
 
 #include "host/assets/assets.h"
+#include "host/model/model_deformable.h"
 #include "host/model/model_flat.h"
 #include "host/model/name_map.h"
 #include "isobar/geometry.h"
@@ -57,6 +58,8 @@ struct isoModel {
   nameMap act_names;
   int ncoupler, coupler_cap;
   isoCouplerDef *coupler;  /* (ncoupler) */
+  modelDeformables deformables; /* deformable bodies as added, meshes in the world at rest
+                                   (model_deformable.c); read as they are by a compiled model */
   modelTrees trees;        /* built at compile: trees and the q, v layout (model_joint_layout) */
   modelHydro hydro; /* built at compile: assets, per-geometry kinds, pair table */
   modelFlat flat;   /* built at compile: the flat arrays every sim shares (model_flat.h) */

@@ -124,6 +124,11 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   CHECK_NULL(out, "iso_sim_create");
   if (!m->compiled)
     return iso_fail(ISO_ERR_STATE, "iso_sim_create: the model is not compiled (call iso_model_compile)");
+  /* The model holds and checks deformable bodies; the step does not move them yet, and a sim
+   * that silently left them out would simulate a different scene. */
+  if (m->deformables.n > 0)
+    return iso_fail(ISO_ERR_UNSUPPORTED, "iso_sim_create: deformable bodies are not stepped yet (the model has %d, "
+                    "the first '%s')", m->deformables.n, m->deformables.body[0].def.name);
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;

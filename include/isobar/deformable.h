@@ -57,8 +57,9 @@ isoDeformableDef iso_default_deformable_def(void);
 /* Add a deformable body; *id (may be NULL) receives its index among deformable bodies. The mesh
  * is read and checked here, and the body rejected, leaving the model unchanged, with a message
  * naming it and, where it applies, the element: a missing or malformed file, a cell that is not
- * a tetrahedron, an inverted or degenerate tetrahedron ("deformable 'ball': tetrahedron 17 has
- * negative volume"), a vertex no tetrahedron uses, E ≤ 0, ν outside (−1, 0.5), ρ ≤ 0, negative
+ * a tetrahedron, an inverted or degenerate tetrahedron ("deformable 'ball': tetrahedron 17 is
+ * inverted (signed volume -1e-09 m³)"; degenerate: volume at most 1e-12 of its longest edge
+ * cubed), a face shared by more than two tetrahedra, a vertex no tetrahedron uses, E ≤ 0, ν outside (−1, 0.5), ρ ≤ 0, negative
  * damping, non-finite values, a duplicate name. ISO_ERR_STATE once the model is compiled. */
 isoStatus iso_model_add_deformable(isoModel *model, const isoDeformableDef *def, int *id);
 
@@ -67,8 +68,9 @@ isoStatus iso_model_add_deformable(isoModel *model, const isoDeformableDef *def,
 isoStatus iso_model_fix_deformable_vertices(isoModel *model, int body, int count, const int *vertices);
 
 /* Drake's wall boundary condition: hold every vertex of `body` whose rest position p (world
- * frame) has n̂·(p − point) < 0, with n̂ = normal / |normal|. A zero or non-finite normal is
- * rejected. *count (may be NULL) receives how many vertices this call held. */
+ * frame) has n̂·(p − point) < 0, with n̂ = normal / |normal|. A zero (|normal| <= 1e-10, as in
+ * Drake) or non-finite normal is rejected. *count (may be NULL) receives how many vertices lie
+ * behind the wall, some of which may have been held already. */
 isoStatus iso_model_deformable_wall(isoModel *model, int body, const double point[3],
                                     const double normal[3], int *count);
 
@@ -76,8 +78,8 @@ isoStatus iso_model_deformable_wall(isoModel *model, int body, const double poin
 int iso_model_deformable_count(const isoModel *model);
 /* The index of the deformable body named `name`; ISO_ERR_NOT_FOUND names it when absent. */
 isoStatus iso_model_find_deformable(const isoModel *model, const char *name, int *id);
-/* A copy of deformable `id` as added (strings owned by the model; the mesh arrays are NULL:
- * the mesh is read through iso_model_deformable_mesh). */
+/* A copy of deformable `id` as added (strings owned by the model; the mesh arrays are NULL,
+ * nvert and ntet the mesh's sizes: the mesh is read through iso_model_deformable_mesh). */
 isoStatus iso_model_get_deformable(const isoModel *model, int id, isoDeformableDef *out);
 /* Deformable `id`'s mesh sizes: vertices, tets and surface triangles (any may be NULL). */
 isoStatus iso_model_deformable_size(const isoModel *model, int id, int *nvert, int *ntet, int *ntri);

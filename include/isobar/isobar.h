@@ -4,6 +4,7 @@
 #define ISOBAR_ISOBAR_H
 
 #include "isobar/backend.h"
+#include "isobar/deformable.h"
 #include "isobar/geometry.h"
 #include "isobar/joint.h"
 #include "isobar/model.h"

@@ -65,6 +65,21 @@
  *   actuator "robot::actuator"). Fixed joints are merged (below); moving joints connect the
  *   bodies of their links, with frames taken in those bodies. Bodies are added parents first.
  *
+ * Deformable bodies (SDFormat only, as in Drake; include/isobar/deformable.h)
+ *   A <link> holding <drake:deformable_properties> is a deformable body named like a link
+ *   ("model::link"), its mesh placed at the link's pose: exactly one <collision> whose
+ *   <geometry> is a <mesh> naming a .vtk tetrahedral mesh (<uri>, <scale>); the properties
+ *   drake:youngs_modulus, drake:poissons_ratio, drake:mass_density, drake:mass_damping,
+ *   drake:stiffness_damping and drake:material_model ("linear_corotated"; Drake's other models
+ *   are rejected as unsupported); the collision's drake:proximity_properties drake:mu_dynamic
+ *   (static and dynamic friction, 1.0 when absent), drake:hunt_crossley_dissipation and
+ *   drake:relaxation_time; and any number of <drake:wall_boundary_condition>s
+ *   (<drake:point_on_plane>, <drake:outward_normal>, world frame) holding the vertices behind
+ *   the plane. As in Drake, several collisions, a mesh that is not .vtk, a <sphere>, a second
+ *   <visual>, another drake: element and a joint attached to the link are errors; <inertial>
+ *   and a collision <pose> are reported as ignored. A URDF <drake:deformable_properties> is
+ *   reported as ignored: Drake's URDF parser skips it and the link stays rigid.
+ *
  * Collision filter groups (drake:collision_filter_group; SDFormat: in a <model>, names as
  *   element text; URDF: in the <robot>, names in link= and name= attributes)
  *   drake:member links, drake:member_group (the members of another group) and
@@ -93,7 +108,7 @@
  *   unknown geometry; a relative_to naming no frame, or frames placed in a cycle; SDFormat universal,
  *   screw, gearbox and revolute2 joints and URDF planar joints, joints that form a loop or a
  *   link that is the child of two joints, a mimic or transmission naming no joint, and what
- *   would change the motion if ignored (drake:joint, drake:deformable_properties, bushings,
+ *   would change the motion if ignored (drake:joint, bushings,
  *   joint springs, constraints, placement_frame,
  *   <include merge="true">, <pose frame=...>, uri schemes other than file://, package://
  *   and model://) with ISO_ERR_UNSUPPORTED; drake:soft_hydroelastic, and rigid + compliant
