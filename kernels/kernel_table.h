@@ -30,6 +30,7 @@
   K(sap_points, pointArgs, 128)                \
   K(sap_prepare, prepareArgs, 64)              \
   K(sap_solve, solveArgs, 64)                  \
-  K(sap_finish, finishArgs, 64)
+  K(sap_finish, finishArgs, 64)                \
+  K(fem_step, femArgs, 64)
 
 #endif

@@ -9,6 +9,9 @@
                                  750 tets.
   examples/meshes/soft_box.vtk   a 0.1 m cube, a 2 x 2 x 2 grid of cubes split the same way;
                                  27 vertices, 48 tets.
+  examples/meshes/soft_beam.vtk  a 0.3 x 0.04 x 0.04 m beam along x from x = 0, centred on the
+                                 x axis, a 15 x 2 x 2 grid of cubes split the same way; 144
+                                 vertices, 360 tets.
 
 Every tet is written positively oriented, ((v1-v0)x(v2-v0)).(v3-v0) > 0, as Drake and isobar
 expect; the script checks it, and that the ball's surface is closed, before writing.
@@ -31,6 +34,23 @@ def grid(n):
              for i in range(n + 1) for j in range(n + 1) for k in range(n + 1)]
     tets = []
     for i, j, k in itertools.product(range(n), repeat=3):
+        for perm in KUHN:
+            c = [i, j, k]
+            path = [idx(*c)]
+            for axis in perm:
+                c[axis] += 1
+                path.append(idx(*c))
+            tets.append(path)
+    return verts, tets
+
+
+def box_grid(nx, ny, nz, size, lo):
+    """Vertices of an (nx+1)(ny+1)(nz+1) grid over the box lo + [0, size] and its Kuhn tets."""
+    idx = lambda i, j, k: (i * (ny + 1) + j) * (nz + 1) + k
+    verts = [(lo[0] + size[0] * i / nx, lo[1] + size[1] * j / ny, lo[2] + size[2] * k / nz)
+             for i in range(nx + 1) for j in range(ny + 1) for k in range(nz + 1)]
+    tets = []
+    for i, j, k in itertools.product(range(nx), range(ny), range(nz)):
         for perm in KUHN:
             c = [i, j, k]
             path = [idx(*c)]
@@ -125,6 +145,12 @@ def main():
     write(os.path.join(out, "soft_box.vtk"),
           "soft box, 0.1 m cube (scripts/gen_deformable_meshes.py)", v, t)
     print("soft_box.vtk: %d vertices, %d tets, %d surface triangles" % (len(v), len(t), ntri))
+    v, t = box_grid(15, 2, 2, (0.3, 0.04, 0.04), (0.0, -0.02, -0.02))
+    t = orient(v, t)
+    ntri = check_closed(t)
+    write(os.path.join(out, "soft_beam.vtk"),
+          "soft beam, 0.3 x 0.04 x 0.04 m (scripts/gen_deformable_meshes.py)", v, t)
+    print("soft_beam.vtk: %d vertices, %d tets, %d surface triangles" % (len(v), len(t), ntri))
 
 
 if __name__ == "__main__":

@@ -181,7 +181,7 @@ Test(sim, bad_state_and_selections_change_nothing) {
   cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_one(4), v12), ISO_ERR_INVALID);
   cr_assert(strstr(iso_last_error(), "out of range") != NULL, "%s", iso_last_error());
   cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_mask(NULL), v12), ISO_ERR_NULL);
-  cr_assert_eq(iso_sim_set_state(s, (isoStateField)9, iso_worlds_one(0), v12), ISO_ERR_INVALID);
+  cr_assert_eq(iso_sim_set_state(s, (isoStateField)99, iso_worlds_one(0), v12), ISO_ERR_INVALID);
   cr_assert_eq(iso_sim_set_state(NULL, ISO_STATE_V, iso_worlds_one(0), v12), ISO_ERR_NULL);
   cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(0), NULL), ISO_ERR_NULL);
   cr_assert_eq(hash_state(s), before, "rejected calls must not change the state");

@@ -55,12 +55,14 @@ static void run_usage(FILE *f) {
           "                 its effort limit; for a PD actuator, its feed-forward term (repeatable)\n"
           "  --record FILE  write every world's bodies at every step, step 0 included, as CSV:\n"
           "                 step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n"
-          "                 (each body frame's pose and velocity in the world frame)\n"
+          "                 (each body frame's pose and velocity in the world frame; a deformable\n"
+          "                 body's row: the mean of its vertex positions and velocities)\n"
           "  --record-joints FILE  write every world's joint DoFs at every step as CSV:\n"
           "                 step,time,world,joint,q,v,effort (one row per DoF; a ball or floating\n"
           "                 joint's DoFs are joint[0].. with q the rotation vector, then position;\n"
           "                 effort: what its actuator applied in the step, 0 without one)\n"
           "  --surfaces FILE  write the last step's hydroelastic contact surfaces as legacy VTK\n"
+          "  --deformed FILE  write world 0's deformable bodies at the last step as legacy VTK\n"
           "  --max-contacts N    per-world capacity of contact faces and constraints (default:\n"
           "                      automatic, from the scene's meshes; see isoCapacityDef)\n");
   fprintf(f,
@@ -214,13 +216,18 @@ static void contact_totals(const isoSim *sim, long long *faces, long long *point
  * and tests/test_cli_run.c holds the two together). Raw bytes, nothing canonicalised: the hash
  * is for seeing whether two runs ended bitwise alike, e.g. on two machines. */
 static isoStatus state_hash(const isoSim *sim, uint64_t *out) {
-  size_t n = (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, ISO_STATE_Q);
+  /* q and v, then the deformable vertices (none in a rigid model: its hash is what it was) */
+  static const isoStateField fields[4] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_VERTEX_POSITION,
+                                          ISO_STATE_VERTEX_VELOCITY};
+  int wide = iso_sim_state_width(sim, ISO_STATE_Q);
+  if (iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION) > wide) wide = iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  size_t n = (size_t)iso_sim_world_count(sim) * (size_t)wide;
   double *buf = (double *)malloc(sizeof(double) * (n + 1));
   if (!buf) return ISO_ERR_NOMEM;
   uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a's offset basis */
   isoStatus st = ISO_OK;
-  for (int f = 0; f < 2 && st == ISO_OK; ++f) {
-    isoStateField field = f == 0 ? ISO_STATE_Q : ISO_STATE_V;
+  for (int f = 0; f < 4 && st == ISO_OK; ++f) {
+    isoStateField field = fields[f];
     st = iso_sim_get_state(sim, field, iso_worlds_all(), buf);
     size_t nb = sizeof(double) * (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, field);
     const unsigned char *b = (const unsigned char *)buf;
@@ -244,7 +251,7 @@ static void json_string(FILE *f, const char *s) {
 }
 
 typedef struct runArgs {
-  const char *scene, *record, *record_joints, *surfaces, *package_path;
+  const char *scene, *record, *record_joints, *surfaces, *deformed, *package_path;
   long long worlds, steps, threads, max_contacts, max_candidates;
   double dt;
   int strict, quiet, allow_faults, grow;
@@ -303,13 +310,15 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       a->nja++; /* kept even when it failed: its name is freed with the rest */
       if (!ok) return 2;
       ++i;
-    } else if (strcmp(o, "--record") == 0 || strcmp(o, "--record-joints") == 0 || strcmp(o, "--surfaces") == 0) {
+    } else if (strcmp(o, "--record") == 0 || strcmp(o, "--record-joints") == 0 || strcmp(o, "--surfaces") == 0 ||
+               strcmp(o, "--deformed") == 0) {
       if (!val) {
         fprintf(stderr, "isobar run: %s needs a file name\n", o);
         return 2;
       }
       if (strcmp(o, "--record") == 0) a->record = val;
       else if (o[2] == 'r') a->record_joints = val;
+      else if (o[2] == 'd') a->deformed = val;
       else a->surfaces = val;
       ++i;
     } else if (strcmp(o, "--max-contacts") == 0) {
@@ -364,9 +373,9 @@ static int parse_args(int argc, char **argv, runArgs *a) {
     fprintf(stderr, "isobar run: which scene? (isobar run SCENE.sdf; try isobar run --help)\n");
     return 2;
   }
-  const char *outs[3] = {a->record, a->record_joints, a->surfaces};
-  for (int i = 0; i < 3; ++i)
-    for (int k = i + 1; k < 3; ++k)
+  const char *outs[4] = {a->record, a->record_joints, a->surfaces, a->deformed};
+  for (int i = 0; i < 4; ++i)
+    for (int k = i + 1; k < 4; ++k)
       if (outs[i] && outs[k] && strcmp(outs[i], outs[k]) == 0) {
         fprintf(stderr, "isobar run: '%s' is given for two outputs\n", outs[i]);
         return 2;
@@ -375,6 +384,32 @@ static int parse_args(int argc, char **argv, runArgs *a) {
 }
 
 /* A few bodies of world 0, for a person reading the output. */
+/* World 0's deformable bodies: the mean of each one's vertex positions and velocities. */
+static void print_deformables(const isoModel *m, const isoSim *sim) {
+  const int nd = iso_model_deformable_count(m), n3 = iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  double *x = (double *)malloc(sizeof(double) * ((size_t)n3 + 1)), *v = (double *)malloc(sizeof(double) * ((size_t)n3 + 1));
+  if (nd > 0 && x && v && iso_sim_get_state(sim, ISO_STATE_VERTEX_POSITION, iso_worlds_one(0), x) == ISO_OK &&
+      iso_sim_get_state(sim, ISO_STATE_VERTEX_VELOCITY, iso_worlds_one(0), v) == ISO_OK) {
+    const double *xd = x, *vd = v;
+    for (int d = 0; d < nd; ++d) {
+      isoDeformableDef dd;
+      int nv = 0;
+      iso_model_get_deformable(m, d, &dd);
+      iso_model_deformable_size(m, d, &nv, NULL, NULL);
+      double p[3] = {0, 0, 0}, u[3] = {0, 0, 0};
+      for (int i = 0; i < nv; ++i)
+        for (int k = 0; k < 3; ++k) p[k] += xd[3 * i + k] / nv, u[k] += vd[3 * i + k] / nv;
+      if (d < 8)
+        printf("  %-32s mean p = (%9.5f, %9.5f, %9.5f)  v = (%8.4f, %8.4f, %8.4f)  (%d vertices)\n", dd.name, p[0], p[1],
+               p[2], u[0], u[1], u[2], nv);
+      xd += 3L * nv, vd += 3L * nv;
+    }
+    if (nd > 8) printf("  ... and %d more deformable bodies\n", nd - 8);
+  }
+  free(x);
+  free(v);
+}
+
 static void print_state(const isoModel *m, const isoSim *sim) {
   int nb = iso_sim_body_count(sim), show = nb < 8 ? nb : 8;
   double *q = (double *)malloc(sizeof(double) * (7 * (size_t)nb + 1));
@@ -394,6 +429,7 @@ static void print_state(const isoModel *m, const isoSim *sim) {
   }
   free(q);
   free(v);
+  print_deformables(m, sim);
 }
 
 /* The names of the fault bits set in `bits`, as JSON strings (no brackets). */
@@ -433,7 +469,8 @@ static int run(const runArgs *a) {
   /* Before anything is written: an output must never be one of the files the scene came from. */
   if ((a->record && (st = out_check_not_input(a->record, "--record", a->scene, model)) != ISO_OK) ||
       (a->record_joints && (st = out_check_not_input(a->record_joints, "--record-joints", a->scene, model)) != ISO_OK) ||
-      (a->surfaces && (st = out_check_not_input(a->surfaces, "--surfaces", a->scene, model)) != ISO_OK)) {
+      (a->surfaces && (st = out_check_not_input(a->surfaces, "--surfaces", a->scene, model)) != ISO_OK) ||
+      (a->deformed && (st = out_check_not_input(a->deformed, "--deformed", a->scene, model)) != ISO_OK)) {
     rc = fail("refusing the output", st);
     goto done;
   }
@@ -529,6 +566,10 @@ static int run(const runArgs *a) {
     goto done;
   }
   if (a->surfaces && write_surfaces(a->surfaces, sim) != 0) goto done;
+  if (a->deformed && (st = iso_sim_write_deformed_vtk(sim, 0, a->deformed)) != ISO_OK) {
+    rc = fail("--deformed", st);
+    goto done;
+  }
 
   int faulted = 0;
   uint32_t bits = 0; /* every fault bit of every world */

@@ -50,6 +50,12 @@ static modelSizes sizes_of(const isoModel *m) {
   z.npair = h->npair;
   z.nfallback = h->nfallback;
   for (int g = 0; g < m->ngeom; ++g) z.npoint_vert += h->point_nvert ? h->point_nvert[g] : 0;
+  z.ndef = m->deformables.n;
+  for (int d = 0; d < z.ndef; ++d) {
+    const modelDeformable *b = &m->deformables.body[d];
+    z.ndvert += b->nvert, z.ndtet += b->ntet, z.ndtri += b->ntri;
+    z.ndpat += b->pattern.ndata, z.ndslot += b->pattern.nslot;
+  }
   return z;
 }
 
@@ -224,6 +230,46 @@ static void fill_assets(const modelHydro *h, flatFill *o) {
   }
 }
 
+/* The deformable bodies one after another; their offsets fit an int because each body's counts
+ * do and the model's sizes were checked when the arrays were planned. */
+static void fill_deformables(const modelDeformables *D, flatFill *o) {
+  int v0 = 0, t0 = 0, f0 = 0, p0 = 0, s0 = 0;
+  for (int d = 0; d < D->n; ++d) {
+    const modelDeformable *b = &D->body[d];
+    o->def_vert0[d] = v0, o->def_tet0[d] = t0, o->def_tri0[d] = f0;
+    const femPattern *p = &b->pattern;
+    int *h = o->def_pat_head + (long)FEM_PAT_HEAD * d;
+    h[FEM_PAT_N] = p->nvert, h[FEM_PAT_NSLOT] = p->nslot;
+    h[FEM_PAT_PERM] = p->off_perm, h[FEM_PAT_IPERM] = p->off_iperm, h[FEM_PAT_PARENT] = p->off_parent;
+    h[FEM_PAT_COL_PTR] = p->off_col_ptr, h[FEM_PAT_ROW] = p->off_row, h[FEM_PAT_PAIR_PTR] = p->off_pair_ptr;
+    h[FEM_PAT_PAIR] = p->off_pair, h[FEM_PAT_TGT] = p->off_tgt, h[FEM_PAT_TET_SLOT] = p->off_tet_slot;
+    o->def_pat0[d] = p0, o->def_slot0[d] = s0;
+    memcpy(o->def_pat + p0, p->data, sizeof(int) * (size_t)p->ndata);
+    for (int e = 0; e < b->ntet; ++e) { /* validated when added: every tet has a rest shape */
+      real X[12];
+      for (int k = 0; k < 4; ++k)
+        for (int c = 0; c < 3; ++c) X[3 * k + c] = b->rest[3 * b->tet[4 * e + k] + c];
+      fem_tet_rest(X, &o->def_tet_rest[t0 + e]);
+    }
+    p0 += p->ndata, s0 += p->nslot;
+    memcpy(o->def_rest + 3L * v0, b->rest, sizeof(real) * 3 * (size_t)b->nvert);
+    memcpy(o->def_held + v0, b->held, (size_t)b->nvert);
+    memcpy(o->def_tet + 4L * t0, b->tet, sizeof(int) * 4 * (size_t)b->ntet);
+    memcpy(o->def_tri + 3L * f0, b->tri, sizeof(int) * 3 * (size_t)b->ntri);
+    memcpy(o->def_tri_tet + f0, b->tri_tet, sizeof(int) * (size_t)b->ntri);
+    const isoDeformableDef *e = &b->def;
+    real *mat = o->def_material + (long)DEF_NMAT * d, *con = o->def_contact + (long)DEF_NCON * d;
+    mat[DEF_MAT_E] = e->youngs_modulus, mat[DEF_MAT_NU] = e->poissons_ratio;
+    mat[DEF_MAT_RHO] = e->mass_density;
+    mat[DEF_MAT_ALPHA] = e->mass_damping, mat[DEF_MAT_BETA] = e->stiffness_damping;
+    con[DEF_CON_D] = e->hunt_crossley_dissipation, con[DEF_CON_TAU] = e->relaxation_time;
+    con[DEF_CON_MU_S] = e->mu_static, con[DEF_CON_MU_D] = e->mu_dynamic;
+    v0 += b->nvert, t0 += b->ntet, f0 += b->ntri;
+  }
+  o->def_vert0[D->n] = v0, o->def_tet0[D->n] = t0, o->def_tri0[D->n] = f0;
+  o->def_pat0[D->n] = p0, o->def_slot0[D->n] = s0;
+}
+
 isoStatus model_flatten(const isoModel *m, modelFlat *f) {
   memset(f, 0, sizeof *f);
   const modelSizes *z = &f->z;
@@ -246,6 +292,7 @@ isoStatus model_flatten(const isoModel *m, modelFlat *f) {
   fill_joints(m, &o);
   fill_geometries(m, &o);
   fill_assets(&m->hydro, &o);
+  fill_deformables(&m->deformables, &o);
   return ISO_OK;
 }
 

@@ -108,6 +108,7 @@ static void body_free(modelDeformable *b) {
   free(b->tri);
   free(b->tri_tet);
   free(b->held);
+  fem_pattern_free(&b->pattern);
   memset(b, 0, sizeof *b);
 }
 
@@ -437,6 +438,21 @@ isoStatus model_deformable_validate(const isoModel *m) {
       return iso_fail(ISO_ERR_INVALID, "%s: mesh is missing", what);
     for (int k = 0; k < 3 * b->nvert; ++k)
       if (!isfinite(b->rest[k])) return iso_fail(ISO_ERR_INVALID, "%s: vertex %d is not finite", what, k / 3);
+  }
+  return ISO_OK;
+}
+
+isoStatus model_deformable_compile(isoModel *m) {
+  modelDeformables *D = &m->deformables;
+  for (int i = 0; i < D->n; ++i) {
+    modelDeformable *b = &D->body[i];
+    if (b->pattern.data) continue; /* a compile that failed later kept it */
+    isoStatus st = fem_pattern_build(b->nvert, b->ntet, b->tet, FEM_ORDER_MIN_DEGREE, &b->pattern);
+    if (st != ISO_OK) {
+      char why[1024];
+      snprintf(why, sizeof why, "%s", iso_last_error());
+      return iso_fail(st, "iso_model_compile: deformable '%s': %s", b->def.name, why);
+    }
   }
   return ISO_OK;
 }

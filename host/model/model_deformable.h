@@ -7,6 +7,7 @@
 #ifndef ISO_HOST_MODEL_DEFORMABLE_H
 #define ISO_HOST_MODEL_DEFORMABLE_H
 
+#include "host/assets/fem_pattern.h"
 #include "host/model/name_map.h"
 #include "isobar/deformable.h"
 #include "isobar/status.h"
@@ -22,6 +23,8 @@ typedef struct modelDeformable {
                             faces that belong to exactly one tet, ordered by (tet, face) */
   int *tri_tet;          /* (ntri) the tet each surface triangle is a face of */
   unsigned char *held;   /* (nvert) 1: a Dirichlet vertex (fixed or behind a wall) */
+  femPattern pattern;    /* its tangent matrix's factor pattern, built at compile
+                            (model_deformable_compile) and shared by every world */
 } modelDeformable;
 
 /* Every deformable body of a model. */
@@ -43,6 +46,9 @@ void model_deformable_free(modelDeformables *d);
  * more than two tets or by two tets on the same side of it (overlapping tets). Indices are
  * assumed in range. */
 isoStatus model_deformable_surface(const int *tet, int ntet, int *tri, int *tri_tet, int *ntri, const char *what);
+
+/* Build every body's factor pattern (compile): one fill-reducing ordering per mesh. */
+isoStatus model_deformable_compile(struct isoModel *m);
 
 /* Check every deformable body again (iso_model_validate). */
 isoStatus model_deformable_validate(const struct isoModel *m);

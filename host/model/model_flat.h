@@ -17,6 +17,7 @@
 #include "isobar/status.h"
 #include "kernels/collide/bvh.h"
 #include "kernels/core.h"
+#include "kernels/fem/world.h"
 #include "kernels/math/transform.h"
 #include "kernels/math/vec3.h"
 
@@ -31,7 +32,15 @@ typedef struct modelSizes {
   long nvert, nelem, nnode; /* asset vertices, elements (tets or triangles), BVH nodes, summed */
   int npair, nfallback;    /* hydroelastic pairs, point-contact pairs */
   long npoint_vert;        /* point-contact hull vertices, summed */
+  int ndef;                /* deformable bodies */
+  long ndvert, ndtet, ndtri; /* their vertices, tets and surface triangles, summed */
+  long ndpat, ndslot;      /* ints of their factor patterns, blocks of their factors, summed */
 } modelSizes;
+
+/* Per deformable body, the material in def_material (DEF_MAT_*) and the contact values in
+ * def_contact (DEF_CON_*). */
+enum { DEF_MAT_E = 0, DEF_MAT_NU, DEF_MAT_RHO, DEF_MAT_ALPHA, DEF_MAT_BETA, DEF_NMAT };
+enum { DEF_CON_D = 0, DEF_CON_TAU, DEF_CON_MU_S, DEF_CON_MU_D, DEF_NCON };
 
 #define MODEL_FLAT(X)                                                                              \
   /* bodies */                                                                                     \
@@ -103,7 +112,23 @@ typedef struct modelSizes {
   X(int, pair_n, z->npair)                /* geometry N */                                         \
   X(int, pair_kind, z->npair)             /* isoPairKind */                                        \
   X(int, fallback_a, z->nfallback)        /* point-contact pairs */                                \
-  X(int, fallback_b, z->nfallback)
+  X(int, fallback_b, z->nfallback)                                                                 \
+  /* deformable bodies, one after another; indices local to the body */                           \
+  X(int, def_vert0, z->ndef + 1L)         /* body d's vertices [def_vert0[d], def_vert0[d + 1]) */ \
+  X(int, def_tet0, z->ndef + 1L)          /* ... its tets */                                       \
+  X(int, def_tri0, z->ndef + 1L)          /* ... its surface triangles */                          \
+  X(real, def_rest, 3L * z->ndvert)       /* rest positions in the world, m */                     \
+  X(unsigned char, def_held, z->ndvert)   /* 1: a Dirichlet vertex (zero velocity) */              \
+  X(int, def_tet, 4L * z->ndtet)          /* vertex indices, positively oriented */                \
+  X(int, def_tri, 3L * z->ndtri)          /* surface triangles, outward normals */                 \
+  X(int, def_tri_tet, z->ndtri)           /* the tet each surface triangle bounds */               \
+  X(real, def_material, (long)DEF_NMAT * z->ndef) /* E, nu, rho, Rayleigh alpha, beta */          \
+  X(real, def_contact, (long)DEF_NCON * z->ndef)  /* dissipation, relaxation time, mu_s, mu_d */ \
+  X(femTetRest, def_tet_rest, z->ndtet)   /* shape-function gradients and rest volume per tet */   \
+  X(int, def_pat_head, (long)FEM_PAT_HEAD * z->ndef) /* each body's factor pattern: counts, offsets */ \
+  X(int, def_pat0, z->ndef + 1L)          /* body d's pattern in def_pat */                        \
+  X(int, def_pat, z->ndpat)               /* the patterns (host/assets/fem_pattern.h) */          \
+  X(int, def_slot0, z->ndef + 1L)         /* body d's first block in a world's factor storage */
 
 enum {
 #define MODEL_FLAT_ENUM(type, name, count) MF_##name,

@@ -11,6 +11,7 @@
 
 #include "host/base/error.h"
 #include "host/output/out_file.h"
+#include "isobar/deformable.h"
 #include "isobar/geometry.h"
 
 static const char *file_kind(mode_t mode) {
@@ -153,6 +154,13 @@ isoStatus out_check_not_input(const char *out, const char *what, const char *sce
     if (iso_model_get_geometry(model, i, &g) == ISO_OK && g.mesh_file && same_file(&so, g.mesh_file))
       return iso_fail(ISO_ERR_INVALID, "%s '%s' is the mesh file of geometry '%s': isobar never writes over its input",
                       what, out, g.name ? g.name : "");
+  }
+  n = model ? iso_model_deformable_count(model) : 0;
+  for (int i = 0; i < n; ++i) {
+    isoDeformableDef d;
+    if (iso_model_get_deformable(model, i, &d) == ISO_OK && d.mesh_file && same_file(&so, d.mesh_file))
+      return iso_fail(ISO_ERR_INVALID, "%s '%s' is the mesh file of deformable '%s': isobar never writes over its input",
+                      what, out, d.name ? d.name : "");
   }
   return ISO_OK;
 }

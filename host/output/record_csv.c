@@ -6,6 +6,7 @@
 
 #include "host/base/error.h"
 #include "host/output/record_csv.h"
+#include "isobar/deformable.h"
 
 int record_csv_field(FILE *f, const char *s) {
   if (!strpbrk(s, ",\"\r\n")) return fputs(s, f) < 0 ? -1 : 0;
@@ -32,31 +33,48 @@ int record_csv_rows(FILE *f, long long step, int nworld, int nbody, const char *
   return 0;
 }
 
+static void *alloc_n(size_t n, size_t size) { return malloc((n + 1) * size); }
+
 isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model, const isoSim *sim) {
   memset(r, 0, sizeof *r);
   r->nworld = iso_sim_world_count(sim);
   r->nbody = iso_sim_body_count(sim);
-  size_t nwb = (size_t)r->nworld * (size_t)r->nbody;
-  r->names = (const char **)calloc((size_t)r->nbody + 1, sizeof *r->names);
-  r->X = (double *)malloc((nwb * 7 + 1) * sizeof(double));
-  r->V = (double *)malloc((nwb * 6 + 1) * sizeof(double));
-  r->t = (double *)malloc(((size_t)r->nworld + 1) * sizeof(double));
+  r->ndef = iso_model_deformable_count(model);
+  r->nrow = r->nbody + r->ndef;
+  const size_t nw = (size_t)r->nworld, nwr = nw * (size_t)r->nrow, nwb = nw * (size_t)r->nbody;
+  const size_t ndv3 = (size_t)iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  r->names = (const char **)calloc((size_t)r->nrow + 1, sizeof *r->names);
+  r->def_nvert = (int *)alloc_n((size_t)r->ndef, sizeof(int));
+  r->X = (double *)alloc_n(nwr * 7, sizeof(double));
+  r->V = (double *)alloc_n(nwr * 6, sizeof(double));
+  r->B = (double *)alloc_n(nwb * 7, sizeof(double));
+  r->W = (double *)alloc_n(nwb * 6, sizeof(double));
+  r->xd = (double *)alloc_n(nw * ndv3, sizeof(double));
+  r->vd = (double *)alloc_n(nw * ndv3, sizeof(double));
+  r->t = (double *)alloc_n(nw, sizeof(double));
   r->path = (char *)malloc(strlen(path) + 1);
-  if (!r->names || !r->X || !r->V || !r->t || !r->path) {
+  if (!r->names || !r->def_nvert || !r->X || !r->V || !r->B || !r->W || !r->xd || !r->vd || !r->t || !r->path) {
     record_csv_close(r);
-    return iso_fail(ISO_ERR_NOMEM, "record: out of memory for %zu world-bodies", nwb);
+    return iso_fail(ISO_ERR_NOMEM, "record: out of memory for %zu world-bodies", nwr);
   }
   strcpy(r->path, path);
-  for (int b = 0; b < r->nbody; ++b) {
+  isoStatus st = ISO_OK;
+  for (int b = 0; b < r->nbody && st == ISO_OK; ++b) {
     isoBodyDef bd;
-    isoStatus st = iso_model_get_body(model, b, &bd);
-    if (st != ISO_OK) {
-      record_csv_close(r);
-      return st;
-    }
+    st = iso_model_get_body(model, b, &bd);
     r->names[b] = bd.name;
   }
-  isoStatus st = out_open(&r->out, path);
+  for (int d = 0; d < r->ndef && st == ISO_OK; ++d) {
+    isoDeformableDef dd;
+    st = iso_model_get_deformable(model, d, &dd);
+    if (st == ISO_OK) st = iso_model_deformable_size(model, d, &r->def_nvert[d], NULL, NULL);
+    r->names[r->nbody + d] = dd.name;
+  }
+  if (st != ISO_OK) {
+    record_csv_close(r);
+    return st;
+  }
+  st = out_open(&r->out, path);
   if (st != ISO_OK) {
     char why[1024];
     snprintf(why, sizeof why, "%s", iso_last_error());
@@ -67,19 +85,47 @@ isoStatus record_csv_open(recordCsv *r, const char *path, const isoModel *model,
   return ISO_OK;
 }
 
+/* Lay world w's rows out: the rigid bodies' poses and velocities as the sim gave them, then
+ * each deformable body's vertex means (summed in vertex order, so the row is reproducible). */
+static void gather_rows(recordCsv *r, int w, size_t ndv3) {
+  const size_t nb = (size_t)r->nbody, nr = (size_t)r->nrow;
+  memcpy(r->X + (size_t)w * nr * 7, r->B + (size_t)w * nb * 7, nb * 7 * sizeof(double));
+  memcpy(r->V + (size_t)w * nr * 6, r->W + (size_t)w * nb * 6, nb * 6 * sizeof(double));
+  const double *x = r->xd + (size_t)w * ndv3, *v = r->vd + (size_t)w * ndv3;
+  for (int d = 0; d < r->ndef; ++d) {
+    double *X = r->X + ((size_t)w * nr + nb + (size_t)d) * 7, *V = r->V + ((size_t)w * nr + nb + (size_t)d) * 6;
+    const int n = r->def_nvert[d];
+    double px[3] = {0, 0, 0}, pv[3] = {0, 0, 0};
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k) px[k] += x[3 * i + k], pv[k] += v[3 * i + k];
+    for (int k = 0; k < 3; ++k) X[k] = px[k] / n, V[k] = 0, V[3 + k] = pv[k] / n;
+    X[3] = 1, X[4] = X[5] = X[6] = 0;
+    x += 3L * n, v += 3L * n;
+  }
+}
+
 isoStatus record_csv_write(recordCsv *r, long long step, const isoSim *sim) {
   isoWorlds all = iso_worlds_all();
-  isoStatus st = iso_sim_get_body_poses(sim, all, r->X);
-  if (st == ISO_OK) st = iso_sim_get_body_velocities(sim, all, r->V);
+  const size_t ndv3 = (size_t)iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  isoStatus st = iso_sim_get_body_poses(sim, all, r->B);
+  if (st == ISO_OK) st = iso_sim_get_body_velocities(sim, all, r->W);
   if (st == ISO_OK) st = iso_sim_get_state(sim, ISO_STATE_TIME, all, r->t);
+  if (st == ISO_OK && ndv3 > 0) st = iso_sim_get_state(sim, ISO_STATE_VERTEX_POSITION, all, r->xd);
+  if (st == ISO_OK && ndv3 > 0) st = iso_sim_get_state(sim, ISO_STATE_VERTEX_VELOCITY, all, r->vd);
   if (st != ISO_OK) return st;
-  if (record_csv_rows(r->out.f, step, r->nworld, r->nbody, r->names, r->t, r->X, r->V) != 0)
+  for (int w = 0; w < r->nworld; ++w) gather_rows(r, w, ndv3);
+  if (record_csv_rows(r->out.f, step, r->nworld, r->nrow, r->names, r->t, r->X, r->V) != 0)
     return iso_fail(ISO_ERR_IO, "cannot write '%s': %s", r->path, strerror(errno));
   return ISO_OK;
 }
 
 static void free_buffers(recordCsv *r) {
   free(r->names);
+  free(r->def_nvert);
+  free(r->B);
+  free(r->W);
+  free(r->xd);
+  free(r->vd);
   free(r->X);
   free(r->V);
   free(r->t);

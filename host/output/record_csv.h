@@ -1,7 +1,9 @@
 /* Internal: recording the state of every world and body to a CSV file (isobar run --record).
  *
  * One header line, then one row per (step, world, body), worlds in order and bodies in order
- * within each step:
+ * within each step, rigid bodies first, then deformable bodies (a deformable body's row holds
+ * the mean of its vertex positions and velocities, quaternion (1, 0, 0, 0), angular velocity
+ * 0):
  *   step,time,world,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
  * p is the body origin and q = R_WB (w, x, y, z); v is the origin's velocity and w the angular
  * velocity, both in the world frame (note the order: the sim's v is [w, v], the file's is
@@ -33,9 +35,12 @@ int record_csv_field(FILE *f, const char *s);
 typedef struct recordCsv {
   outFile out;        /* the temporary the rows go to, renamed over the path at close */
   char *path;         /* as given, for messages */
-  int nworld, nbody;
-  const char **names; /* (nbody) the model's body names (owned by the model) */
-  double *X, *V, *t;  /* body poses (nworld·nbody·7), velocities (nworld·nbody·6), time (nworld) */
+  int nworld, nbody, ndef, nrow; /* rows per world: nbody rigid, then ndef deformable */
+  const char **names; /* (nrow) the model's body names (owned by the model) */
+  int *def_nvert;     /* (ndef) vertices of each deformable body */
+  double *X, *V, *t;  /* rows' poses (nworld·nrow·7), velocities (nworld·nrow·6), time (nworld) */
+  double *B, *W;      /* rigid poses (nworld·nbody·7) and velocities (nworld·nbody·6) */
+  double *xd, *vd;    /* vertex positions and velocities (nworld · 3 · vertices) */
 } recordCsv;
 
 /* Start `path` (a temporary beside it until record_csv_close, host/output/out_file.h), write

@@ -124,11 +124,12 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   CHECK_NULL(out, "iso_sim_create");
   if (!m->compiled)
     return iso_fail(ISO_ERR_STATE, "iso_sim_create: the model is not compiled (call iso_model_compile)");
-  /* The model holds and checks deformable bodies; the step does not move them yet, and a sim
-   * that silently left them out would simulate a different scene. */
-  if (m->deformables.n > 0)
-    return iso_fail(ISO_ERR_UNSUPPORTED, "iso_sim_create: deformable bodies are not stepped yet (the model has %d, "
-                    "the first '%s')", m->deformables.n, m->deformables.body[0].def.name);
+  /* Deformable bodies move (their elastic motion, gravity, held vertices) but nothing touches
+   * them yet: a sim that let a soft body fall through a floor would simulate another scene. */
+  if (m->deformables.n > 0 && m->ngeom > 0)
+    return iso_fail(ISO_ERR_UNSUPPORTED, "iso_sim_create: contact with deformable bodies is not supported yet: "
+                    "deformable '%s' would pass through the model's %d collision geometr%s",
+                    m->deformables.body[0].def.name, m->ngeom, m->ngeom == 1 ? "y" : "ies");
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
@@ -149,7 +150,8 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   s->dt = m->def.time_step;
 
   size_t nw = (size_t)s->nworld;
-  int wmax = s->nq > 6 ? s->nq : 6; /* widest row: a body's q, or a 6-value parameter */
+  int wmax = s->nq > 6 ? s->nq : 6; /* widest row: a body's q, or a 6-value parameter, */
+  if (3 * m->flat.z.ndvert > wmax) wmax = (int)(3 * m->flat.z.ndvert); /* or the vertices */
   TRY(model_flat_copy(&m->flat, &s->model));
   model_view_bind(&s->model, s->model.arena.base, &s->mh);
   if (d.contact.point_model == ISO_POINT_LEGACY) legacy_defaults(m, &d.contact, &s->model);
@@ -187,6 +189,7 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   TRY(alloc_param(s, ISO_PARAM_DOF_REFLECTED_INERTIA, s->nv, 1, mv.dof_reflected));
   TRY(alloc_param(s, ISO_PARAM_ACTUATOR_GAINS, mv.z.nact, 2, mv.act_gains));
   TRY(alloc_param(s, ISO_PARAM_ACTUATOR_EFFORT_LIMIT, mv.z.nact, 1, mv.act_effort_limit));
+  TRY(alloc_param(s, ISO_PARAM_DEFORMABLE_MATERIAL, mv.z.ndef, DEF_NMAT, mv.def_material));
   TRY(iso_sim_reset(s, iso_worlds_all()));
   TRY(contact_create(s, m));
   TRY(sap_create(s, m));

@@ -34,6 +34,8 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.cliques = m->nclique;
   z.origins = 3L * m->nclique;
   z.nact = m->nact;
+  z.ndv3 = 3L * m->ndvert;
+  z.fem_L = 9L * m->ndslot;
   if (m->jointed) {
     z.tree_nv = s->nv;
     z.tree_work = tree_work_reals(m->max_nt, m->max_tree_bodies);
@@ -114,6 +116,7 @@ static const void *init_row(const isoSim *s, int k) {
   switch (k) {
     case SIMD_q: return s->q_init;
     case SIMD_v: return s->v_init;
+    case SIMD_xd: return s->mh.def_rest;
   }
   return NULL;
 }

@@ -27,6 +27,7 @@ int iso_param_width(isoParam p) {
     case ISO_PARAM_DOF_REFLECTED_INERTIA: return 1;
     case ISO_PARAM_ACTUATOR_GAINS: return 2;
     case ISO_PARAM_ACTUATOR_EFFORT_LIMIT: return 1;
+    case ISO_PARAM_DEFORMABLE_MATERIAL: return 5;
   }
   return 0;
 }
@@ -47,6 +48,7 @@ const char *iso_param_name(isoParam p) {
     case ISO_PARAM_DOF_REFLECTED_INERTIA: return "dof_reflected_inertia";
     case ISO_PARAM_ACTUATOR_GAINS: return "actuator_gains";
     case ISO_PARAM_ACTUATOR_EFFORT_LIMIT: return "actuator_effort_limit";
+    case ISO_PARAM_DEFORMABLE_MATERIAL: return "deformable_material";
   }
   return "unknown";
 }
@@ -112,6 +114,12 @@ static isoStatus check_value(const isoSim *s, isoParam p, int world, const doubl
   if (p == ISO_PARAM_GEOM_FRICTION && (x[0] < 0 || x[1] < 0))
     return iso_fail(ISO_ERR_INVALID, "iso_sim_set_param: geometry_friction, world %d: (%g, %g) must be >= 0",
                     world, x[0], x[1]);
+  if (p == ISO_PARAM_DEFORMABLE_MATERIAL &&
+      (!(x[0] > 0) || x[0] > ISO_MAX_MODULUS || !(x[1] > -1 && x[1] < 0.5) || !(x[2] > 0) || x[3] < 0 || x[4] < 0))
+    return iso_fail(ISO_ERR_INVALID,
+                    "iso_sim_set_param: deformable_material, world %d: (E %g, nu %g, rho %g, alpha %g, beta %g) "
+                    "needs 0 < E <= %g, -1 < nu < 0.5, rho > 0, alpha >= 0, beta >= 0",
+                    world, x[0], x[1], x[2], x[3], x[4], ISO_MAX_MODULUS);
   if (p == ISO_PARAM_BODY_INERTIA) {
     char what[96];
     snprintf(what, sizeof what, "iso_sim_set_param: body_inertia, world %d", world);

@@ -23,6 +23,8 @@ int iso_sim_state_width(const isoSim *s, isoStateField f) {
     case ISO_STATE_TARGET_VELOCITY:
     case ISO_STATE_ACTUATION: return s->mh.z.nact;
     case ISO_STATE_JOINT_FORCE: return s->nv;
+    case ISO_STATE_VERTEX_POSITION:
+    case ISO_STATE_VERTEX_VELOCITY: return (int)(3 * s->mh.z.ndvert);
   }
   return 0;
 }
@@ -37,12 +39,14 @@ static real *state_base(const isoSim *s, isoStateField f) {
     case ISO_STATE_TARGET_VELOCITY: return s->target_v;
     case ISO_STATE_ACTUATION: return s->applied;
     case ISO_STATE_JOINT_FORCE: return s->jforce;
+    case ISO_STATE_VERTEX_POSITION: return s->xd;
+    case ISO_STATE_VERTEX_VELOCITY: return s->vd;
   }
   return NULL;
 }
 
 static isoStatus check_field(isoStateField f, const char *fn) {
-  if ((int)f < (int)ISO_STATE_Q || (int)f > (int)ISO_STATE_JOINT_FORCE)
+  if ((int)f < (int)ISO_STATE_Q || (int)f > (int)ISO_STATE_VERTEX_VELOCITY)
     return iso_fail(ISO_ERR_INVALID, "%s: unknown state field %d", fn, (int)f);
   return ISO_OK;
 }
@@ -101,7 +105,8 @@ isoStatus iso_sim_set_state(isoSim *s, isoStateField f, isoWorlds w, const doubl
       }
     }
   }
-  if (f == ISO_STATE_Q) contact_invalidate(s); /* surfaces described the old positions */
+  if (f == ISO_STATE_Q || f == ISO_STATE_VERTEX_POSITION)
+    contact_invalidate(s); /* surfaces described the old positions */
   size_t row = (size_t)width * sizeof(real);
   return sim_scatter_rows(s, &q, state_base(s, f), (long)row, row, s->stage, 0);
 }

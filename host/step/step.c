@@ -11,8 +11,8 @@
 
 #include "isobar/sim.h"
 
-const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide", "points",
-                                                   "constraints", "solve", "integrate"};
+const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide",     "points", "deformables",
+                                                   "constraints", "solve",       "integrate"};
 
 static double now_s(void) {
   struct timespec t;
@@ -83,6 +83,8 @@ isoStatus step_run(const stepCtx *c) {
   lap(c, STEP_COLLIDE, &t);
   if (st == ISO_OK) st = step_points(c);
   lap(c, STEP_POINTS, &t);
+  if (st == ISO_OK) st = step_deformable(c);
+  lap(c, STEP_DEFORMABLE, &t);
   if (st == ISO_OK) st = step_constraints(c);
   lap(c, STEP_CONSTRAINTS, &t);
   if (st == ISO_OK) st = step_solve(c);

@@ -17,13 +17,15 @@
 #include "kernels/world_field.h"
 
 /* The parameters, indexed by isoParam (include/isobar/sim.h). */
-#define STEP_NPARAM 14
+#define STEP_NPARAM 15
 
 /* Timed stages, in step order (DESIGN.md's numbers in brackets). */
 enum {
   STEP_KINEMATICS = 0, /* [1] body and geometry poses */
   STEP_COLLIDE,        /* [2-4] broad, mid and narrow phase of hydroelastic contact */
   STEP_POINTS,         /* [4] point-contact queries */
+  STEP_DEFORMABLE,     /* [6] deformable bodies: element work, factorisation, solve (no contact
+                          with them yet: their free motion is their motion) */
   STEP_CONSTRAINTS,    /* [5-6] constraints, free motion and the solver's set-up, per world */
   STEP_SOLVE,          /* [7] SAP Newton iterations: assembly, Cholesky, exact line search */
   STEP_INTEGRATE,      /* [8] positions from the solved velocities */
@@ -59,6 +61,7 @@ isoStatus step_collide_only(const stepCtx *c);
 isoStatus step_kinematics(const stepCtx *c);
 isoStatus step_collide(const stepCtx *c);
 isoStatus step_points(const stepCtx *c);
+isoStatus step_deformable(const stepCtx *c);
 isoStatus step_constraints(const stepCtx *c);
 isoStatus step_solve(const stepCtx *c);
 isoStatus step_integrate(const stepCtx *c);

@@ -55,6 +55,8 @@ typedef struct simSizes {
   long jforce;       /* nv when the model has joint constraints, else 0 */
   long con_jac;      /* max_con when some tree has joints, else 0 */
   long one;          /* 1: a value per world every model has */
+  long ndv3;         /* deformable vertex coordinates: 3 per vertex, every body */
+  long fem_L;        /* reals of the deformable bodies' factors: 9 per block of each L */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -62,6 +64,11 @@ typedef struct simSizes {
   X(real, q, z->nq, "integrate", SIM_RESET_INIT)              /* generalized positions */               \
   X(real, v, z->nv, "solve", SIM_RESET_INIT)                  /* generalized velocities */              \
   X(real, time, 1, "integrate", SIM_RESET_ZERO)               /* simulated time, s */                   \
+  X(real, xd, z->ndv3, "integrate", SIM_RESET_INIT)           /* deformable vertex positions, W, m */   \
+  X(real, vd, z->ndv3, "integrate", SIM_RESET_ZERO)           /* deformable vertex velocities, m/s */   \
+  X(real, fem_L, z->fem_L, "deformables", SIM_RESET_KEEP)     /* T, then its factor, per body */         \
+  X(real, fem_b, z->ndv3, "deformables", SIM_RESET_KEEP)      /* residual, then the solve's result */    \
+  X(real, fem_w, z->ndv3, "deformables", SIM_RESET_KEEP)      /* the solve's permuted scratch */         \
   X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
   /* the caller's inputs and what they did */                                                          \
   X(real, effort, z->nact, "caller", SIM_RESET_ZERO)          /* actuator efforts, N m or N */          \

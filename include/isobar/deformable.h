@@ -13,6 +13,7 @@
 #define ISOBAR_DEFORMABLE_H
 
 #include "isobar/model.h"
+#include "isobar/sim.h"
 #include "isobar/status.h"
 
 #ifdef __cplusplus
@@ -88,6 +89,16 @@ isoStatus iso_model_deformable_size(const isoModel *model, int id, int *nvert, i
  * Each output may be NULL; each non-NULL one must hold the size iso_model_deformable_size gives. */
 isoStatus iso_model_deformable_mesh(const isoModel *model, int id, double *rest, int *tets,
                                     int *tris, unsigned char *held);
+
+/* ---- a sim's deformable bodies -----------------------------------------------------------------
+ * Their vertex positions and velocities are state fields (ISO_STATE_VERTEX_POSITION and
+ * ISO_STATE_VERTEX_VELOCITY, include/isobar/sim.h), read and set for many worlds at once; a
+ * reset restores the rest shape at rest. Per-world material values are parameters
+ * (ISO_PARAM_DEFORMABLE_*). */
+
+/* Write world `world`'s deformed meshes, every deformable body's tets at their current vertex
+ * positions, as one legacy ASCII VTK unstructured grid (ParaView), body after body. */
+isoStatus iso_sim_write_deformed_vtk(const isoSim *sim, int world, const char *path);
 
 #ifdef __cplusplus
 }

@@ -218,8 +218,13 @@ typedef enum isoStateField {
   /* what the last step did (read-only): */
   ISO_STATE_ACTUATION = 6,       /* per actuator: the effort it applied, N m or N (a PD
                                     actuator's total effort, within its limit) */
-  ISO_STATE_JOINT_FORCE = 7      /* per DoF (nv): the generalized force of the joint
+  ISO_STATE_JOINT_FORCE = 7,     /* per DoF (nv): the generalized force of the joint
                                     constraints (limits, couplers, PD actuators), N m or N */
+  /* deformable bodies (include/isobar/deformable.h), 3 values per vertex, body after body in
+     the model's order (iso_model_deformable_size gives each body's vertex count): */
+  ISO_STATE_VERTEX_POSITION = 8, /* vertex positions in the world, m; a reset restores the rest
+                                    shape */
+  ISO_STATE_VERTEX_VELOCITY = 9  /* vertex velocities in the world, m/s; zero at reset */
 } isoStateField;
 
 /* Values per world of a state field. */
@@ -299,10 +304,15 @@ typedef enum isoParam {
   /* actuators: item = actuator index */
   ISO_PARAM_ACTUATOR_GAINS = 12,        /* 2 values: kp, kd, >= 0 (a model actuator without
                                            gains stays an effort-only actuator) */
-  ISO_PARAM_ACTUATOR_EFFORT_LIMIT = 13  /* 1 value: effort limit, > 0, +inf: none */
+  ISO_PARAM_ACTUATOR_EFFORT_LIMIT = 13, /* 1 value: effort limit, > 0, +inf: none */
+  /* deformable bodies: item = deformable body index (include/isobar/deformable.h) */
+  ISO_PARAM_DEFORMABLE_MATERIAL = 14    /* 5 values: Young's modulus E (Pa, > 0), Poisson's
+                                           ratio ν (in (−1, 0.5)), mass density ρ (kg/m³, > 0),
+                                           Rayleigh mass damping α (1/s) and stiffness damping β
+                                           (s), both >= 0 */
 } isoParam;
 
-/* Values per item of a parameter (3, 1, 3 or 6). */
+/* Values per item of a parameter (1, 2, 3, 5 or 6). */
 int iso_param_width(isoParam param);
 /* The parameter's name, e.g. "body_mass". */
 const char *iso_param_name(isoParam param);

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "kernels/fem/world.h"
 #include "kernels/hydro/surface.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"

@@ -1,0 +1,148 @@
+/* One world's deformable bodies through one step without contact: every element's share of the
+ * tangent and residual assembled into the body's block-sparse factor storage, the factorisation
+ * on the mesh's fixed pattern, one solve, and the Newmark update (reference §6.3; the element
+ * work is kernels/fem/newmark.h, the factor kernels/linalg/block_chol.h).
+ *
+ * One item is one world, its bodies in order, so the fault bits of a world have one writer and
+ * the sums of every vertex come in the same order on any backend and thread count. Each
+ * element's 3×3 blocks are added to the slot the pattern names (fem_pattern_tet_slot): the
+ * elements of a body in index order, so every block of T is the same sum in every world. */
+#ifndef ISO_KERNELS_FEM_WORLD_H
+#define ISO_KERNELS_FEM_WORLD_H
+
+#include <stdint.h>
+
+#include "isobar/world_status.h"
+#include "kernels/core.h"
+#include "kernels/fem/newmark.h"
+#include "kernels/fem/tet.h"
+#include "kernels/linalg/block_chol.h"
+#include "kernels/world_field.h"
+
+/* A body's pattern header (the model's def_pat_head, FEM_PAT_* ints per body): its counts and
+ * where each array of its pattern starts in its slice of the model's def_pat. */
+enum {
+  FEM_PAT_N = 0,
+  FEM_PAT_NSLOT,
+  FEM_PAT_PERM,
+  FEM_PAT_IPERM,
+  FEM_PAT_PARENT,
+  FEM_PAT_COL_PTR,
+  FEM_PAT_ROW,
+  FEM_PAT_PAIR_PTR,
+  FEM_PAT_PAIR,
+  FEM_PAT_TGT,
+  FEM_PAT_TET_SLOT,
+  FEM_PAT_HEAD
+};
+
+/* The kernel view of body d's pattern. */
+static inline ISO_HD bcholView fem_body_view(const int *head, const int *data) {
+  bcholView v;
+  v.n = head[FEM_PAT_N];
+  v.nslot = head[FEM_PAT_NSLOT];
+  v.perm = data + head[FEM_PAT_PERM];
+  v.iperm = data + head[FEM_PAT_IPERM];
+  v.parent = data + head[FEM_PAT_PARENT];
+  v.col_ptr = data + head[FEM_PAT_COL_PTR];
+  v.row = data + head[FEM_PAT_ROW];
+  v.pair_ptr = data + head[FEM_PAT_PAIR_PTR];
+  v.pair = data + head[FEM_PAT_PAIR];
+  v.tgt = data + head[FEM_PAT_TGT];
+  return v;
+}
+
+/* What the deformable stage reads and writes. Model arrays are the compiled model's def_*
+ * (host/model/model_flat.h); per-world arrays are strided by ndv3 (vertex coordinates) and nL
+ * (factor reals). */
+typedef struct femArgs {
+  int ndef;
+  real dt;
+  wfield gravity;           /* (3) m/s² */
+  wfield material;          /* (ndef, DEF_NMAT): E, ν, ρ, α, β */
+  const int *vert0, *tet0;  /* (ndef + 1) */
+  const int *tet;           /* (ndtet, 4) body-local vertices */
+  const unsigned char *held;
+  const femTetRest *rest;   /* (ndtet) */
+  const int *pat_head;      /* (ndef, FEM_PAT_HEAD) */
+  const int *pat0;          /* (ndef + 1) each body's slice of pat */
+  const int *pat;
+  const int *slot0;         /* (ndef + 1) each body's first slot in a world's factor */
+  long ndv3, nL;
+  real *xd, *vd;            /* (nworld, ndv3) positions, velocities */
+  real *L;                  /* (nworld, nL) factor storage */
+  real *rhs, *work;         /* (nworld, ndv3) scratch */
+  uint32_t *status;         /* (nworld) */
+} femArgs;
+
+/* Add element e's T (12×12 row-major) into the body's factor storage Lv, each vertex pair's
+ * block once: at its slot as it is, skipping the pair whose slot holds its transpose. */
+static inline ISO_HD void fem_scatter_element(const int *tet_slot, const real *T, real *Lv) {
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      const int code = tet_slot[4 * a + b];
+      if (code & 1) continue;
+      real *B = Lv + 9L * (code >> 1);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) B[3 * i + j] += T[(3 * a + i) * 12 + 3 * b + j];
+    }
+}
+
+/* Body d of world w: the free motion of its vertices (here, with nothing touching it, its
+ * motion). Returns a fault bit (0 when fine). */
+static inline ISO_HD uint32_t fem_body_step(const femArgs *a, int w, int d) {
+  const int v0 = a->vert0[d], n = a->vert0[d + 1] - v0;
+  const int *head = a->pat_head + (long)FEM_PAT_HEAD * d;
+  const int *data = a->pat + a->pat0[d];
+  const bcholView V = fem_body_view(head, data);
+  const int *tet_slot = data + head[FEM_PAT_TET_SLOT];
+  real *x = a->xd + (long)w * a->ndv3 + 3L * v0, *v = a->vd + (long)w * a->ndv3 + 3L * v0;
+  real *b = a->rhs + (long)w * a->ndv3 + 3L * v0, *work = a->work + (long)w * a->ndv3 + 3L * v0;
+  real *Lv = a->L + (long)w * a->nL + 9L * a->slot0[d];
+  const unsigned char *held = a->held + v0;
+  const real *g3 = wf_at(a->gravity, w, 0, 3), *mp = wf_at(a->material, w, d, 5);
+  const femMaterial mat = fem_material(mp[0], mp[1], mp[2], mp[3], mp[4]);
+  const vec3 g = v3(g3[0], g3[1], g3[2]);
+  for (long k = 0; k < 9L * V.nslot; ++k) Lv[k] = 0;
+  for (int k = 0; k < 3 * n; ++k) b[k] = 0;
+  for (int i = 0; i < n; ++i)
+    if (held[i]) v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0; /* held: no velocity, ever */
+  for (int e = a->tet0[d]; e < a->tet0[d + 1]; ++e) {
+    const int *t = a->tet + 4L * e;
+    real qn[12], vn[12], T[144], be[12];
+    unsigned char h4[4];
+    for (int k = 0; k < 4; ++k) {
+      h4[k] = held[t[k]];
+      for (int c = 0; c < 3; ++c) qn[3 * k + c] = x[3 * t[k] + c], vn[3 * k + c] = v[3 * t[k] + c];
+    }
+    fem_newmark_element(a->rest + e, qn, vn, a->dt, &mat, g, T, be);
+    fem_dirichlet_element(h4, T, be);
+    fem_scatter_element(tet_slot + 16L * (e - a->tet0[d]), T, Lv);
+    for (int k = 0; k < 4; ++k)
+      for (int c = 0; c < 3; ++c) b[3 * t[k] + c] += be[3 * k + c];
+  }
+  if (bchol_factor(&V, Lv) != 0) return ISO_WORLD_NOT_SPD;
+  bchol_solve(&V, Lv, b, work); /* b = T⁻¹·residual; the change is dz = −b */
+  int finite = 1;
+  for (int i = 0; i < n; ++i) {
+    real dz[3] = {-b[3 * i], -b[3 * i + 1], -b[3 * i + 2]};
+    fem_newmark_update_vertex(x + 3 * i, v + 3 * i, dz, a->dt, x + 3 * i, v + 3 * i);
+    for (int c = 0; c < 3; ++c) finite &= isfinite(x[3 * i + c]) && isfinite(v[3 * i + c]);
+  }
+  return finite ? 0u : ISO_WORLD_NONFINITE;
+}
+
+/* i = world: every deformable body of the world, in order; a fault freezes the world. */
+static inline ISO_HD void fem_step_item_at(const femArgs *a, long i) {
+  const int w = (int)i;
+  if (a->status[w] & ISO_WORLD_FROZEN) return;
+  for (int d = 0; d < a->ndef; ++d) {
+    const uint32_t bits = fem_body_step(a, w, d);
+    if (bits) {
+      a->status[w] |= bits | ISO_WORLD_FROZEN;
+      return;
+    }
+  }
+}
+
+#endif
