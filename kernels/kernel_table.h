@@ -31,6 +31,6 @@
   K(sap_prepare, prepareArgs, 64)              \
   K(sap_solve, solveArgs, 64)                  \
   K(sap_finish, finishArgs, 64)                \
-  K(fem_step, femArgs, 64)
+  K(fem_step, femSapArgs, 64)
 
 #endif

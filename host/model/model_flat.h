@@ -37,10 +37,6 @@ typedef struct modelSizes {
   long ndpat, ndslot;      /* ints of their factor patterns, blocks of their factors, summed */
 } modelSizes;
 
-/* Per deformable body, the material in def_material (DEF_MAT_*) and the contact values in
- * def_contact (DEF_CON_*). */
-enum { DEF_MAT_E = 0, DEF_MAT_NU, DEF_MAT_RHO, DEF_MAT_ALPHA, DEF_MAT_BETA, DEF_NMAT };
-enum { DEF_CON_D = 0, DEF_CON_TAU, DEF_CON_MU_S, DEF_CON_MU_D, DEF_NCON };
 
 #define MODEL_FLAT(X)                                                                              \
   /* bodies */                                                                                     \

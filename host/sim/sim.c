@@ -22,6 +22,8 @@ isoSimDef iso_default_sim_def(void) {
   d.cuda_stream = NULL;
   d.capacity.max_contacts = 0; /* automatic: sized from the compiled model at creation */
   d.capacity.max_candidates = 0;
+  d.capacity.max_deformable_contacts = 0;
+  d.capacity.max_participating = 0;
   d.contact.surface_representation = ISO_SURFACE_POLYGON;
   d.contact.approximation = ISO_CONTACT_LAGGED;
   d.contact.point_model = ISO_POINT_DRAKE;
@@ -57,6 +59,10 @@ static isoStatus check_sim_def(const isoSimDef *d) {
   if (d->capacity.max_contacts < 0)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_contacts = %d, capacities must be >= 0 "
                     "(0 = automatic)", d->capacity.max_contacts);
+  if (d->capacity.max_deformable_contacts < 0 || d->capacity.max_participating < 0)
+    return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_deformable_contacts = %d, capacity.max_participating = "
+                    "%d: capacities must be >= 0 (0 = automatic)", d->capacity.max_deformable_contacts,
+                    d->capacity.max_participating);
   if (d->capacity.max_candidates < 0)
     return iso_fail(ISO_ERR_INVALID, "iso_sim_create: capacity.max_candidates = %d, capacities must be >= 0 "
                     "(0 = automatic)", d->capacity.max_candidates);
@@ -124,12 +130,6 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   CHECK_NULL(out, "iso_sim_create");
   if (!m->compiled)
     return iso_fail(ISO_ERR_STATE, "iso_sim_create: the model is not compiled (call iso_model_compile)");
-  /* Deformable bodies move (their elastic motion, gravity, held vertices) but nothing touches
-   * them yet: a sim that let a soft body fall through a floor would simulate another scene. */
-  if (m->deformables.n > 0 && m->ngeom > 0)
-    return iso_fail(ISO_ERR_UNSUPPORTED, "iso_sim_create: contact with deformable bodies is not supported yet: "
-                    "deformable '%s' would pass through the model's %d collision geometr%s",
-                    m->deformables.body[0].def.name, m->ngeom, m->ngeom == 1 ? "y" : "ies");
   isoSimDef d = def ? *def : iso_default_sim_def();
   isoStatus st = check_sim_def(&d);
   if (st != ISO_OK) return st;
@@ -165,6 +165,8 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
   const modelView mv = s->mh;
   s->q_init = mv.q0;
   s->v_init = mv.v0;
+  TRY(sim_fem_layout(s, m, &s->def.capacity));
+  TRY(sim_fem_upload(s));
   s->seen = (unsigned char *)calloc(nw, 1);
   s->stage = (real *)calloc(nw * (size_t)wmax, sizeof(real));
   if (!s->seen || !s->stage) {
@@ -220,6 +222,7 @@ void iso_sim_destroy(isoSim *s) {
   backend_free(&s->be, s->model_dev);
   model_flat_free(&s->model);
   for (int p = 0; p < ISO_PARAM_COUNT; ++p) backend_free(&s->be, s->param[p].f.data);
+  sim_fem_free(s);
   backend_release(&s->be);
   free(s->seen);
   free(s->stage);
@@ -234,6 +237,7 @@ stepCtx sim_step_ctx(isoSim *s) {
   c.md = &s->md;
   c.nworld = s->nworld, c.nbody = s->nbody, c.nq = s->nq, c.nv = s->nv;
   c.dt = s->dt;
+  c.fem = &s->fem;
 #define SIM_DATA_CTX(type, name, count, writer, reset) c.name = s->name;
   SIM_DATA(SIM_DATA_CTX)
 #undef SIM_DATA_CTX

@@ -30,9 +30,15 @@ simSizes sim_data_sizes(const isoSim *s) {
   z.nq = s->nq;
   z.nv = s->nv;
   z.bodies = s->nbody;
-  z.sap_nv = s->nv;
-  z.cliques = m->nclique;
-  z.origins = 3L * m->nclique;
+  const simFem *F = &s->fem; /* deformable cliques follow the rigid ones when they can touch */
+  z.sap_nv = s->nv + (F->touch ? F->dofs : 0);
+  z.cliques = m->nclique + (F->touch ? F->ndef : 0);
+  z.origins = 3L * z.cliques;
+  if (F->ndef > 0) {
+    z.fem_ndef = F->ndef, z.fem_one = 1;
+    z.fem_part = F->npart, z.fem_vert = m->ndvert, z.fem_con = F->max_con;
+  }
+  if (F->touch) z.sv = z.sap_nv;
   z.nact = m->nact;
   z.ndv3 = 3L * m->ndvert;
   z.fem_L = 9L * m->ndslot;
@@ -42,12 +48,12 @@ simSizes sim_data_sizes(const isoSim *s) {
   }
   z.contact = m->npair > 0 || m->nfallback > 0;
   const long njoint_con = (long)m->nlimit + m->nact + m->ncoupler;
-  z.solve = z.contact || njoint_con > 0;
+  z.solve = z.contact || njoint_con > 0 || F->touch;
   if (njoint_con > 0) z.jforce = s->nv;
-  if (z.solve || m->jointed) z.a_blocks = m->a_size;
+  if (z.solve || m->jointed) z.a_blocks = m->a_size + (F->touch ? F->a_reals : 0);
   if (z.solve) {
-    z.newton_nv = s->nv;
-    z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con;
+    z.newton_nv = z.sap_nv;
+    z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con + F->max_con;
     /* a limit has two rows, a coupler two blocks; a contact's dense block is 3 rows */
     if (m->jointed) z.con_jac = z.max_con;
     if (m->jointed)

@@ -9,6 +9,7 @@
 #include "host/base/arena.h"
 #include "host/model/model_flat.h"
 #include "host/sim/sim_data.h"
+#include "host/step/sap_internal.h"
 #include "host/step/step.h"
 #include "isobar/sim.h"
 #include "kernels/core.h"
@@ -54,7 +55,15 @@ struct isoSim {
   double stage_s[STEP_NSTAGE]; /* wall seconds per stage of the step since creation */
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
+  simFem fem;                 /* deformable bodies in the solver (host/sim/sim_fem.c) */
 };
+
+/* The deformable bodies' layout in the solver from the model and the capacities (resolving
+ * the automatic ones in *cap), before the data table; its backend copy; its freeing
+ * (host/sim/sim_fem.c). */
+isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap);
+isoStatus sim_fem_upload(isoSim *s);
+void sim_fem_free(isoSim *s);
 
 /* The data table's arrays: plan, allocate and bind them (creation); free them; apply each
  * entry's reset action to the selected worlds (host/sim/sim_data.c). */

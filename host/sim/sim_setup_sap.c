@@ -96,10 +96,12 @@ isoStatus sap_bind(isoSim *s) {
   simSap *p = s->sap;
   /* the per-world arrays live in the sim's data table (host/sim/sim_data.h); one clique per
    * free body (kernels/sap/step_items.h), each with a square block of A */
-  const size_t ncl = (size_t)s->mh.z.nclique, nA = (size_t)s->data_count[SIMD_A];
+  const size_t ncl = (size_t)s->data_count[SIMD_clique], nA = (size_t)s->data_count[SIMD_A];
   sapBatch *B = &p->batch;
   B->origin = s->origin, B->dv = s->dv, B->stats = s->stats;
-  B->nv = s->nv;
+  /* deformable cliques follow the rigid DoFs in an iterate of its own (sv); without them the
+   * solver iterates on the state's v in place */
+  B->nv = s->fem.touch ? (int)s->data_count[SIMD_sv] : s->nv;
   B->max_clique = (int)ncl;
   B->max_A = (int)nA; /* 0: nothing is constrained and no tree has joints (free motion skips A) */
   B->jpool = s->jpool;
@@ -109,7 +111,9 @@ isoStatus sap_bind(isoSim *s) {
   B->nclique = s->nclique;
   B->clique = s->clique;
   B->max_con = (int)s->data_count[SIMD_con];
-  B->v = s->v;
+  B->v = s->fem.touch ? s->sv : s->v;
+  B->fem_con = s->fem_con;
+  B->max_fem_con = s->fem.max_con;
   B->vstar = s->vstar;
   B->A = s->A;
   B->con = s->con;

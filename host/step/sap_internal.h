@@ -9,6 +9,22 @@
 
 #define SAP_MAX_OWNED 32
 
+/* The deformable bodies' place in a sim's solver, fixed at creation from the model and the
+ * capacities (host/sim/sim_fem.c); kernels/fem/contact.h says what each value means. */
+typedef struct simFem {
+  int ndef;
+  int touch;       /* 1: some half-space can touch them, and the solver holds their cliques */
+  int nhs;         /* anchored half-spaces */
+  int max_con;     /* deformable contacts per world */
+  long dofs;       /* Σ 3·pcap: the solver's DoFs after the rigid ones */
+  long a_reals;    /* Σ (3·pcap)²: their blocks of A */
+  long npart;      /* Σ pcap */
+  int *host;       /* hs_geom (nhs) | pcap (ndef) | pslot0 (ndef + 1) | aoff (ndef + 1) */
+  int nhost;
+  void *dev;       /* the same ints in backend memory (CUDA); NULL on the CPU */
+  const int *hs_geom, *pcap, *pslot0, *aoff; /* into the backend's copy */
+} simFem;
+
 typedef struct simSap {
   int enabled;        /* the model has at least one geometry pair that can touch */
   int solve;          /* something can be constrained: contact, limits, actuators, couplers */

@@ -35,6 +35,7 @@ extern const char *const step_stage_names[STEP_NSTAGE];
 
 struct simContact;
 struct simSap;
+struct simFem;
 
 typedef struct stepCtx {
   const isoBackend *be;
@@ -47,6 +48,7 @@ typedef struct stepCtx {
   wfield param[STEP_NPARAM];    /* world-stride parameters as they are now, backend memory */
   struct simContact *contact;   /* collision set-up (host/step/contact_internal.h); NULL: none */
   struct simSap *sap;           /* dynamics set-up (host/step/sap_internal.h); NULL: none */
+  const struct simFem *fem;     /* deformable bodies in the solver (host/step/sap_internal.h) */
   double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated */
   treeSet TS;                   /* the model's trees as the kernels take them (step_tree_set,
                                    made with the context: the parameters as they are now) */
@@ -68,6 +70,10 @@ isoStatus step_integrate(const stepCtx *c);
 
 /* The free-body parameters of the context, as the kernels take them. */
 rigidParams step_rigid_params(const stepCtx *c);
+/* The deformable bodies as their kernels take them (host/step/step_deformable.c); `B`: the
+ * solver batch (its per-world rows for the update after the solve). */
+femSapArgs step_fem_args(const stepCtx *c);
+
 /* The trees of the model with this step's parameters and arrays, as the kernels take them. */
 treeSet step_tree_set(const stepCtx *c);
 

@@ -30,6 +30,8 @@ isoStatus step_constraints(const stepCtx *c) {
   a.hits = c->hits, a.npoint = p->npoint;
   a.X_WB = c->X_WB;
   a.B = p->batch;
+  a.has_fem = c->md->z.ndef > 0;
+  if (a.has_fem) a.FS = step_fem_args(c);
   a.needed = c->needed, a.status = c->status;
   return launch_sap_prepare(c->be, c->nworld, &a);
 }

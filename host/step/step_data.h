@@ -57,6 +57,13 @@ typedef struct simSizes {
   long one;          /* 1: a value per world every model has */
   long ndv3;         /* deformable vertex coordinates: 3 per vertex, every body */
   long fem_L;        /* reals of the deformable bodies' factors: 9 per block of each L */
+  long fem_ndef;     /* deformable bodies */
+  long fem_one;      /* 1 when the model has deformable bodies */
+  long fem_part;     /* participating vertices they may have, all bodies (Σ pcap) */
+  long fem_vert;     /* deformable vertices (their slots) */
+  long fem_con;      /* deformable contacts */
+  long sv;           /* the solver's unknowns when they are not the state's v (deformable
+                        cliques follow the rigid DoFs), else 0 */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -69,6 +76,13 @@ typedef struct simSizes {
   X(real, fem_L, z->fem_L, "deformables", SIM_RESET_KEEP)     /* T, then its factor, per body */         \
   X(real, fem_b, z->ndv3, "deformables", SIM_RESET_KEEP)      /* residual, then the solve's result */    \
   X(real, fem_w, z->ndv3, "deformables", SIM_RESET_KEEP)      /* the solve's permuted scratch */         \
+  X(real, fem_vs, z->ndv3, "deformables", SIM_RESET_KEEP)     /* free-motion velocities v* */            \
+  X(int, fem_np, z->fem_ndef, "deformables", SIM_RESET_KEEP)  /* participating vertices per body */      \
+  X(int, fem_pv, z->fem_part, "deformables", SIM_RESET_KEEP)  /* ... which, ascending, per body */       \
+  X(int, fem_slot, z->fem_vert, "deformables", SIM_RESET_KEEP) /* each vertex's slot, or -1 */           \
+  X(femContact, fem_con, z->fem_con, "deformables", SIM_RESET_KEEP) /* deformable contacts */           \
+  X(int, fem_ncon, z->fem_one, "deformables", SIM_RESET_ZERO) /* ... how many */                         \
+  X(real, sv, z->sv, "solve", SIM_RESET_KEEP)                 /* the solver's iterate (deformables) */   \
   X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
   /* the caller's inputs and what they did */                                                          \
   X(real, effort, z->nact, "caller", SIM_RESET_ZERO)          /* actuator efforts, N m or N */          \

@@ -1,23 +1,46 @@
-/* The deformable stage: each world's deformable bodies through one step (element work, the
- * factorisation on each mesh's fixed pattern, one solve, the Newmark update), one item per
- * world (kernels/fem/world.h). A model without deformable bodies launches nothing. */
+/* The deformable stage: each world's deformable bodies' free motion (element work, the
+ * factorisation on each mesh's fixed pattern, one solve) and their contacts with half-spaces,
+ * one item per world (kernels/fem/world.h, kernels/fem/contact.h). The constraints stage puts
+ * them into the solver and the integrate stage updates every vertex; both take their
+ * arguments from step_fem_args. A model without deformable bodies launches nothing. */
 #include "host/backend/launch.h"
+#include "host/step/sap_internal.h"
 #include "host/step/step.h"
 #include "isobar/sim.h"
 
-isoStatus step_deformable(const stepCtx *c) {
+femSapArgs step_fem_args(const stepCtx *c) {
   const modelView *m = c->md;
-  if (m->z.ndef == 0) return ISO_OK;
-  femArgs a;
-  a.ndef = m->z.ndef;
-  a.dt = c->dt;
-  a.gravity = c->param[ISO_PARAM_GRAVITY];
-  a.material = c->param[ISO_PARAM_DEFORMABLE_MATERIAL];
-  a.vert0 = m->def_vert0, a.tet0 = m->def_tet0, a.tet = m->def_tet, a.held = m->def_held;
-  a.rest = m->def_tet_rest;
-  a.pat_head = m->def_pat_head, a.pat0 = m->def_pat0, a.pat = m->def_pat, a.slot0 = m->def_slot0;
-  a.ndv3 = 3L * m->z.ndvert, a.nL = 9L * m->z.ndslot;
-  a.xd = c->xd, a.vd = c->vd, a.L = c->fem_L, a.rhs = c->fem_b, a.work = c->fem_w;
+  const simFem *fm = c->fem;
+  femSapArgs a;
+  femArgs *F = &a.F;
+  F->ndef = m->z.ndef;
+  F->dt = c->dt;
+  F->gravity = c->param[ISO_PARAM_GRAVITY];
+  F->material = c->param[ISO_PARAM_DEFORMABLE_MATERIAL];
+  F->vert0 = m->def_vert0, F->tet0 = m->def_tet0, F->tet = m->def_tet, F->held = m->def_held;
+  F->rest = m->def_tet_rest;
+  F->pat_head = m->def_pat_head, F->pat0 = m->def_pat0, F->pat = m->def_pat, F->slot0 = m->def_slot0;
+  F->ndv3 = 3L * m->z.ndvert, F->nL = 9L * m->z.ndslot;
+  F->xd = c->xd, F->vd = c->vd, F->vs = c->fem_vs, F->L = c->fem_L, F->rhs = c->fem_b, F->work = c->fem_w;
+  F->status = c->status;
+  a.tri0 = m->def_tri0, a.tri = m->def_tri, a.def_contact = m->def_contact;
+  a.nhs = fm->nhs, a.hs_geom = fm->hs_geom, a.X_WG = m->geom_X_BG;
+  a.pcap = fm->pcap, a.pslot0 = fm->pslot0, a.aoff = fm->aoff;
+  a.nclique0 = m->z.nclique, a.nv0 = c->nv, a.a0 = m->z.a_size;
+  a.max_con = fm->max_con;
+  a.nvert = m->z.ndvert;
+  a.np = c->fem_np, a.pv = c->fem_pv, a.slot = c->fem_slot, a.con = c->fem_con, a.ncon = c->fem_ncon;
+  a.touch = fm->touch;
+  a.v_state = c->v;
+  const sapBatch *B = &c->sap->batch;
+  a.sap_v = B->v, a.sap_vstar = B->vstar, a.sap_A = B->A, a.sap_tmp = B->dv;
+  a.sap_nv = B->nv, a.sap_max_A = B->max_A;
   a.status = c->status;
+  return a;
+}
+
+isoStatus step_deformable(const stepCtx *c) {
+  if (c->md->z.ndef == 0) return ISO_OK;
+  const femSapArgs a = step_fem_args(c);
   return launch_fem_step(c->be, c->nworld, &a);
 }

@@ -10,5 +10,7 @@ isoStatus step_integrate(const stepCtx *c) {
   a.TS = c->TS;
   a.B = c->sap->batch;
   a.q = c->q, a.time = c->time, a.nq = c->nq, a.applied = c->applied, a.jforce = c->jforce, a.status = c->status;
+  a.has_fem = c->md->z.ndef > 0;
+  if (a.has_fem) a.FS = step_fem_args(c);
   return launch_sap_finish(c->be, c->nworld, &a);
 }

@@ -67,6 +67,14 @@ typedef struct isoCapacityDef {
                          one contact polygon), >= 0 (0 = automatic, the default). Reserves 12
                          bytes per unit per world (element indices). Two overlapping sphere
                          meshes can need thousands */
+  int max_deformable_contacts; /* contact polygons on deformable bodies' surfaces per world, >= 0
+                         (0 = automatic: every surface triangle once per half-space, 16 to
+                         4096). Reserves about 400 bytes per unit per world (a record with its
+                         Jacobian block, and a constraint) */
+  int max_participating; /* vertices of one deformable body that may be in contact in one world,
+                         >= 0 (0 = automatic: the body's surface vertices, at most 64). Each body
+                         enters the solver as a block of 3 DoFs per unit, padded when fewer
+                         touch, so the solver's matrices grow with its square */
 } isoCapacityDef;
 
 /* Point contact models (for every geometry pair without a hydroelastic surface).

@@ -1,7 +1,8 @@
-/* One world's deformable bodies through one step without contact: every element's share of the
- * tangent and residual assembled into the body's block-sparse factor storage, the factorisation
- * on the mesh's fixed pattern, one solve, and the Newmark update (reference §6.3; the element
- * work is kernels/fem/newmark.h, the factor kernels/linalg/block_chol.h).
+/* One world's deformable bodies' free motion: every element's share of the tangent and residual
+ * assembled into the body's block-sparse factor storage, the factorisation on the mesh's fixed
+ * pattern and one solve (reference §6.3; the element work is kernels/fem/newmark.h, the factor
+ * kernels/linalg/block_chol.h). What contact adds, and the update after the solve, is
+ * kernels/fem/contact.h.
  *
  * One item is one world, its bodies in order, so the fault bits of a world have one writer and
  * the sums of every vertex come in the same order on any backend and thread count. Each
@@ -18,6 +19,11 @@
 #include "kernels/fem/tet.h"
 #include "kernels/linalg/block_chol.h"
 #include "kernels/world_field.h"
+
+/* Per deformable body, the material in the model's def_material (DEF_MAT_*, also the per-world
+ * parameter's layout) and the contact values in def_contact (DEF_CON_*). */
+enum { DEF_MAT_E = 0, DEF_MAT_NU, DEF_MAT_RHO, DEF_MAT_ALPHA, DEF_MAT_BETA, DEF_NMAT };
+enum { DEF_CON_D = 0, DEF_CON_TAU, DEF_CON_MU_S, DEF_CON_MU_D, DEF_NCON };
 
 /* A body's pattern header (the model's def_pat_head, FEM_PAT_* ints per body): its counts and
  * where each array of its pattern starts in its slice of the model's def_pat. */
@@ -69,7 +75,8 @@ typedef struct femArgs {
   const int *pat;
   const int *slot0;         /* (ndef + 1) each body's first slot in a world's factor */
   long ndv3, nL;
-  real *xd, *vd;            /* (nworld, ndv3) positions, velocities */
+  real *xd, *vd;            /* (nworld, ndv3) positions, velocities at the step's start */
+  real *vs;                 /* (nworld, ndv3) free-motion velocities v* */
   real *L;                  /* (nworld, nL) factor storage */
   real *rhs, *work;         /* (nworld, ndv3) scratch */
   uint32_t *status;         /* (nworld) */
@@ -88,19 +95,20 @@ static inline ISO_HD void fem_scatter_element(const int *tet_slot, const real *T
     }
 }
 
-/* Body d of world w: the free motion of its vertices (here, with nothing touching it, its
- * motion). Returns a fault bit (0 when fine). */
-static inline ISO_HD uint32_t fem_body_step(const femArgs *a, int w, int d) {
+/* Body d of world w: its free motion v* (into vs; the factor of T stays in L for the Schur
+ * complement and the update after the solve). Returns a fault bit (0 when fine). */
+static inline ISO_HD uint32_t fem_body_free_motion(const femArgs *a, int w, int d) {
   const int v0 = a->vert0[d], n = a->vert0[d + 1] - v0;
   const int *head = a->pat_head + (long)FEM_PAT_HEAD * d;
   const int *data = a->pat + a->pat0[d];
   const bcholView V = fem_body_view(head, data);
   const int *tet_slot = data + head[FEM_PAT_TET_SLOT];
-  real *x = a->xd + (long)w * a->ndv3 + 3L * v0, *v = a->vd + (long)w * a->ndv3 + 3L * v0;
+  const real *x = a->xd + (long)w * a->ndv3 + 3L * v0;
+  real *v = a->vd + (long)w * a->ndv3 + 3L * v0, *vs = a->vs + (long)w * a->ndv3 + 3L * v0;
   real *b = a->rhs + (long)w * a->ndv3 + 3L * v0, *work = a->work + (long)w * a->ndv3 + 3L * v0;
   real *Lv = a->L + (long)w * a->nL + 9L * a->slot0[d];
   const unsigned char *held = a->held + v0;
-  const real *g3 = wf_at(a->gravity, w, 0, 3), *mp = wf_at(a->material, w, d, 5);
+  const real *g3 = wf_at(a->gravity, w, 0, 3), *mp = wf_at(a->material, w, d, DEF_NMAT);
   const femMaterial mat = fem_material(mp[0], mp[1], mp[2], mp[3], mp[4]);
   const vec3 g = v3(g3[0], g3[1], g3[2]);
   for (long k = 0; k < 9L * V.nslot; ++k) Lv[k] = 0;
@@ -124,25 +132,11 @@ static inline ISO_HD uint32_t fem_body_step(const femArgs *a, int w, int d) {
   if (bchol_factor(&V, Lv) != 0) return ISO_WORLD_NOT_SPD;
   bchol_solve(&V, Lv, b, work); /* b = T⁻¹·residual; the change is dz = −b */
   int finite = 1;
-  for (int i = 0; i < n; ++i) {
-    real dz[3] = {-b[3 * i], -b[3 * i + 1], -b[3 * i + 2]};
-    fem_newmark_update_vertex(x + 3 * i, v + 3 * i, dz, a->dt, x + 3 * i, v + 3 * i);
-    for (int c = 0; c < 3; ++c) finite &= isfinite(x[3 * i + c]) && isfinite(v[3 * i + c]);
+  for (int k = 0; k < 3 * n; ++k) {
+    vs[k] = v[k] - b[k];
+    finite &= isfinite(vs[k]) ? 1 : 0;
   }
   return finite ? 0u : ISO_WORLD_NONFINITE;
-}
-
-/* i = world: every deformable body of the world, in order; a fault freezes the world. */
-static inline ISO_HD void fem_step_item_at(const femArgs *a, long i) {
-  const int w = (int)i;
-  if (a->status[w] & ISO_WORLD_FROZEN) return;
-  for (int d = 0; d < a->ndef; ++d) {
-    const uint32_t bits = fem_body_step(a, w, d);
-    if (bits) {
-      a->status[w] |= bits | ISO_WORLD_FROZEN;
-      return;
-    }
-  }
 }
 
 #endif

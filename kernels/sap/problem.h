@@ -50,6 +50,11 @@
 #define SAP_CON_LIMIT 1   /* 1–2 rows [lower, upper] of a 1-DoF joint; law: sapLimitData */
 #define SAP_CON_PD 2      /* 1 row, the actuated DoF's velocity; law: sapPdData */
 #define SAP_CON_COUPLER 3 /* 1 row, v_follower − ρ·v_leader; law: sapCouplerData */
+#define SAP_CON_DEF_CONTACT 4 /* 3 rows [t_x, t_y, n] of a contact on a deformable body's surface;
+                                 law: sapContactData, as SAP_CON_CONTACT; its Jacobian is a
+                                 gather block on the body's clique (kernels/fem/contact.h),
+                                 `contact` the index of its record in the world's deformable
+                                 contact list; built after the joint constraints */
 #define SAP_MAX_ROWS 3    /* the most rows of any kind */
 
 /* Jacobian block kinds (see the top of the file). */
@@ -58,6 +63,9 @@
 #define SAP_BLOCK_DENSE 2 /* rows × nv stored in the world's pool of Jacobian reals (a jointed
                              tree's block: the point Jacobian through the tree, or unit rows of
                              DoFs), at the constraint's offset (sapBatch.con_jac), block 0 first */
+#define SAP_BLOCK_GATHER 3 /* rows × ncols stored with its constraint's record, on the columns
+                             cols[0..ncols) of its clique (the other columns are zero): a
+                             deformable contact's three vertices in the body's clique */
 #define SAP_BLOCK_MAX RIGID_POINT_JAC_LEN /* reals of the largest block a compact kind forms */
 
 /* One clique of a world: its DoFs v[v0, v0 + nv) and its block of A at a0 (nv·nv reals). */
@@ -86,7 +94,9 @@ typedef struct sapJac {
   int block[2], clique[2];
   mat3 R_WC;  /* the constraint frame; columns Cx, Cy, Cz = n̂_AB for a contact */
   vec3 r[2];  /* RIGID_POINT: the point minus the clique's origin, world frame */
-  const real *Jd[2]; /* DENSE: the block in the world's pool */
+  const real *Jd[2]; /* DENSE: the block in the world's pool; GATHER: its rows × ncols reals */
+  const int *cols[2]; /* GATHER: the clique's columns of the block's columns; NULL otherwise */
+  int ncols[2];
 } sapJac;
 
 /* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
@@ -113,6 +123,8 @@ static inline ISO_HD ISO_INLINE sapJac sap_jac_make(const sapCon *c, vec3 p_WC, 
   j.r[0] = v3_sub(p_WC, o[0]);
   j.r[1] = v3_sub(p_WC, o[1]);
   j.Jd[0] = j.Jd[1] = (const real *)0;
+  j.cols[0] = j.cols[1] = (const int *)0;
+  j.ncols[0] = j.ncols[1] = 0;
   return j;
 }
 
@@ -129,6 +141,7 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
       }
       return scratch;
     case SAP_BLOCK_DENSE:
+    case SAP_BLOCK_GATHER:
       return j->Jd[q];
     case SAP_BLOCK_RIGID_POINT:
     default:
@@ -144,7 +157,9 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
 typedef struct sapConJ {
   int rows;
   int clique[2];    /* −1: none (the world); then J[q] is NULL */
-  const real *J[2]; /* block q */
+  const real *J[2]; /* block q: rows × (its clique's nv, or ncols[q] gathered columns) */
+  const int *cols[2]; /* NULL, or the clique columns of a gather block's columns */
+  int ncols[2];
 } sapConJ;
 
 /* The blocks of j, formed into storage[q] where j's kind is compact (see sap_block_get). */
@@ -154,6 +169,8 @@ static inline ISO_HD ISO_INLINE sapConJ sap_jac_blocks(const sapJac *j, real sto
   for (int q = 0; q < 2; ++q) {
     b.clique[q] = j->clique[q];
     b.J[q] = j->clique[q] >= 0 ? sap_block_get(j, q, storage[q]) : (const real *)0;
+    b.cols[q] = j->cols[q];
+    b.ncols[q] = j->ncols[q];
   }
   return b;
 }
@@ -174,6 +191,21 @@ static inline ISO_HD void sap_block_apply_t_n(const real *J, int m, int n, const
   }
 }
 
+/* The same two on a gather block: n columns at the clique's columns cols. */
+static inline ISO_HD void sap_gather_apply(const real *J, int m, int n, const int *cols, const real *xq, real *vc) {
+  for (int i = 0; i < m; ++i)
+    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[cols[k]];
+}
+
+static inline ISO_HD void sap_gather_apply_t(const real *J, int m, int n, const int *cols, const real *g, real s,
+                                             real *oq) {
+  for (int k = 0; k < n; ++k) {
+    real t = J[k] * g[0];
+    for (int i = 1; i < m; ++i) t += J[n * i + k] * g[i];
+    oq[cols[k]] += s * t;
+  }
+}
+
 /* vc = J·x for constraint b (m rows) and the world's vector x; cl: the world's cliques. Block B
  * before block A. */
 static inline ISO_HD void sap_cj_apply_m(const sapConJ *b, int m, const sapClique *cl, const real *x, real *vc) {
@@ -181,7 +213,8 @@ static inline ISO_HD void sap_cj_apply_m(const sapConJ *b, int m, const sapCliqu
   for (int q = 1; q >= 0; --q) {
     if (b->clique[q] < 0) continue;
     const sapClique *c = cl + b->clique[q];
-    if (m == 3 && c->nv == 6) sap_block_apply_n(b->J[q], 3, 6, x + c->v0, vc);
+    if (b->cols[q]) sap_gather_apply(b->J[q], m, b->ncols[q], b->cols[q], x + c->v0, vc);
+    else if (m == 3 && c->nv == 6) sap_block_apply_n(b->J[q], 3, 6, x + c->v0, vc);
     else sap_block_apply_n(b->J[q], m, c->nv, x + c->v0, vc);
   }
 }
@@ -196,7 +229,8 @@ static inline ISO_HD void sap_cj_apply_t(const sapConJ *b, const sapClique *cl, 
   for (int q = 1; q >= 0; --q) {
     if (b->clique[q] < 0) continue;
     const sapClique *c = cl + b->clique[q];
-    if (b->rows == 3 && c->nv == 6) sap_block_apply_t_n(b->J[q], 3, 6, g, s, out + c->v0);
+    if (b->cols[q]) sap_gather_apply_t(b->J[q], b->rows, b->ncols[q], b->cols[q], g, s, out + c->v0);
+    else if (b->rows == 3 && c->nv == 6) sap_block_apply_t_n(b->J[q], 3, 6, g, s, out + c->v0);
     else sap_block_apply_t_n(b->J[q], b->rows, c->nv, g, s, out + c->v0);
   }
 }
@@ -253,8 +287,41 @@ static inline ISO_HD void sap_cj_add_hessian_36(const sapConJ *j, const sapCliqu
   }
 }
 
+/* H += JᵀGJ for a constraint with a gather block: each block's columns are its own (ncols at
+ * cols) or its clique's, and an entry is added where it lies on or below H's diagonal. */
+static inline ISO_HD void sap_cj_add_hessian_gather(const sapConJ *j, const sapClique *cl, const real *G, int nv,
+                                                    real *H) {
+  const int m = j->rows;
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    const int nq = j->cols[q] ? j->ncols[q] : cq->nv;
+    for (int b = 0; b < nq; ++b) {
+      real gj[SAP_MAX_ROWS];
+      sap_gj_n(G, m, j->J[q], nq, b, gj);
+      const int col = cq->v0 + (j->cols[q] ? j->cols[q][b] : b);
+      for (int p = 0; p < 2; ++p) {
+        if (j->clique[p] < 0) continue;
+        const sapClique *cp = cl + j->clique[p];
+        const int np = j->cols[p] ? j->ncols[p] : cp->nv;
+        for (int a = 0; a < np; ++a) {
+          const int row = cp->v0 + (j->cols[p] ? j->cols[p][a] : a);
+          if (row < col) continue;
+          real t = j->J[p][a] * gj[0];
+          for (int i = 1; i < m; ++i) t += j->J[p][np * i + a] * gj[i];
+          H[(long)col * nv + row] += t;
+        }
+      }
+    }
+  }
+}
+
 static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
   const int m = j->rows;
+  if (j->cols[0] || j->cols[1]) {
+    sap_cj_add_hessian_gather(j, cl, G, nv, H);
+    return;
+  }
   if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
     sap_cj_add_hessian_36(j, cl, G, nv, H);
     return;
@@ -328,6 +395,16 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
     const int n = c->nv;
     const real *Ab = A_world + c->a0;
     const real *J = sap_block_get(j, q, scratch);
+    if (j->cols[q]) { /* a gather block: the diagonal of A at its columns */
+      const int nc = j->ncols[q];
+      for (int i = 0; i < m; ++i)
+        for (int k2 = 0; k2 < m; ++k2) {
+          real s = 0;
+          for (int k = 0; k < nc; ++k) s += J[nc * i + k] * J[nc * k2 + k] / Ab[(n + 1) * j->cols[q][k]];
+          W[m * i + k2] += s;
+        }
+      continue;
+    }
     if (m == 3 && n == 6) sap_delassus_block_n(J, 3, 6, Ab, W);
     else sap_delassus_block_n(J, m, n, Ab, W);
   }

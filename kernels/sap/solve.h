@@ -28,6 +28,7 @@
 #include "isobar/world_status.h"
 #include "kernels/contact/list.h"
 #include "kernels/core.h"
+#include "kernels/fem/contact_rec.h"
 #include "kernels/linalg/cholesky.h"
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
@@ -111,6 +112,9 @@ typedef struct sapBatch {
   const int *info;     /* (nworld) Cholesky info */
   sapStats *stats;     /* (nworld) */
   uint32_t *status;    /* (nworld) */
+  const femContact *fem_con; /* (nworld, max_fem_con) deformable contacts (kernels/fem/contact.h):
+                                the records SAP_CON_DEF_CONTACT constraints hold their blocks in */
+  int max_fem_con;
   sapWorkCon *work;    /* NULL, or (max_con) the workspace of the one world sap_solve_world is
                           solving: the CPU backend gives each thread its own; with NULL every
                           pass forms what it needs (the batched path, the GPU). Same bits. */
@@ -132,6 +136,13 @@ static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w
  * clique origins. */
 static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
   sapJac j;
+  if (c->kind == SAP_CON_DEF_CONTACT) { /* a gather block held by its record */
+    const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
+    const vec3 o[2] = {v3_zero(), v3_zero()};
+    j = sap_jac_make(c, r->point, r->normal, o);
+    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    return j;
+  }
   if (c->kind == SAP_CON_CONTACT) {
     const contactRec *r = B->list + (long)w * B->max_list + c->contact;
     vec3 o[2] = {sap_batch_origin(B, w, c->clique[0]), sap_batch_origin(B, w, c->clique[1])};
@@ -140,6 +151,8 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
     j.rows = c->rows;
     for (int q = 0; q < 2; ++q) j.block[q] = c->block[q], j.clique[q] = c->clique[q];
     j.Jd[0] = j.Jd[1] = (const real *)0;
+    j.cols[0] = j.cols[1] = (const int *)0;
+    j.ncols[0] = j.ncols[1] = 0;
   }
   if (c->block[0] == SAP_BLOCK_DENSE || c->block[1] == SAP_BLOCK_DENSE) {
     const long i = (long)(c - (B->con + (long)w * B->max_con));

@@ -11,6 +11,7 @@
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/tree_step.h"
 #include "kernels/contact/build.h"
+#include "kernels/fem/contact.h"
 #include "kernels/sap/tree_build.h"
 #include "kernels/hydro/surface.h"
 #include "kernels/sap/solve.h"
@@ -58,14 +59,23 @@ static inline ISO_HD uint32_t sap_state_fault(const real *q, int nq, const real 
 static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const treeSet *TS,
                                             const sapJointInputs *JI, const real *q, int nq, const sapMaterials *M,
                                             const hydroWork *W, const sapPointHit *hits, int npoint,
-                                            const xform *X_WB, const sapBatch *B, int *needed, uint32_t *status) {
+                                            const xform *X_WB, const sapBatch *B, const femSapArgs *FS, int *needed,
+                                            uint32_t *status) {
   const xform *X_w = X_WB + (long)w * P->nbody;
   const real *v0 = B->v + (long)w * B->nv;
   const real *A_world = B->A + (long)B->max_A * w;
+  if (FS && FS->touch) /* the iterate is apart from the state: it starts at the state's v */
+    for (int i = 0; i < FS->nv0; ++i) ((real *)v0)[i] = FS->v_state[(long)w * FS->nv0 + i];
   if (!tree_set_free_motion(TS, w, P, X_w, v0, (real *)B->vstar + (long)w * B->nv,
                             B->max_A ? (real *)A_world : (real *)0, (sapClique *)sap_batch_cliques(B, w),
                             B->origin + 3L * B->max_clique * w, (int *)B->nclique + w))
     status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
+  if (FS && FS->touch && !(status[w] & ISO_WORLD_FROZEN)) { /* the deformable cliques */
+    const uint32_t bits = fem_sap_cliques(FS, w, (real *)v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world,
+                                          (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w,
+                                          (int *)B->nclique + w, B->H + (long)w * B->nv * B->nv, B->rhs + (long)w * B->nv);
+    if (bits) status[w] |= bits | ISO_WORLD_FROZEN;
+  }
   if (!(status[w] & ISO_WORLD_FROZEN))
     status[w] |= sap_state_fault(q + (long)w * nq, nq, v0, B->vstar + (long)w * B->nv, B->nv);
   const contactRec *list = (const contactRec *)0;
@@ -99,21 +109,31 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
       *ncon = n;
     }
   }
+  if (FS && FS->touch && !(status[w] & ISO_WORLD_FROZEN)) { /* deformable contacts, after the rest */
+    const int n = fem_sap_constraints(FS, w, M, sap_batch_cliques(B, w), A_world, v0, con, *ncon, B->max_con);
+    if (n < 0) {
+      status[w] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+      *ncon = 0;
+      ((int *)B->ncontact)[w] = 0;
+    } else {
+      *ncon = n;
+    }
+  }
   sap_setup_world(B, w);
 }
 
-/* World w: positions from the solved velocities (the last Newton check evaluated the impulses
- * at these velocities already). */
 /* World w's joint constraints at the solved velocities: their generalized force Jᵀγ/δt
  * (jforce, nv per world; NULL: the model has none) and each PD actuator's effort γ/δt. */
-static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, real dt, int nact, real *jforce, real *applied) {
+static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, int nv, real dt, int nact, real *jforce,
+                                            real *applied) {
   if (!jforce) return;
-  real *f = jforce + (long)w * B->nv;
-  for (int i = 0; i < B->nv; ++i) f[i] = 0;
+  real *f = jforce + (long)w * nv;
+  for (int i = 0; i < nv; ++i) f[i] = 0;
   const sapCon *con = B->con + (long)w * B->max_con;
   const sapClique *cl = sap_batch_cliques(B, w);
   const real *v = B->v + (long)w * B->nv;
   for (int i = B->ncontact[w]; i < B->ncon[w]; ++i) {
+    if (con[i].kind == SAP_CON_DEF_CONTACT) break; /* deformable contacts come last */
     const sapJac j = sap_con_jac(B, w, con + i);
     real g[SAP_MAX_ROWS];
     sap_con_eval(con + i, &j, cl, v, g, (real *)0);
@@ -122,17 +142,27 @@ static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, real dt, i
   }
 }
 
-static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B, real *q,
-                                           int nq, real *time, real *applied, real *jforce, uint32_t *status) {
+static inline ISO_HD void sap_finish_world(int w, const rigidParams *P, const treeSet *TS, const sapBatch *B,
+                                           const femSapArgs *FS, real *q, int nq, real *time, real *applied,
+                                           real *jforce, uint32_t *status) {
   if (status[w] & ISO_WORLD_FROZEN) return;
   if (TS->nact > 0 || jforce) { /* actuators or joint constraints: what they did this step */
-    sap_joint_results(w, B, P->dt, TS->nact, jforce, applied);
+    sap_joint_results(w, B, TS->nv, P->dt, TS->nact, jforce, applied);
     for (int a = 0; a < TS->nact; ++a)
       if (!tree_is_pd(TS, w, a)) applied[(long)w * TS->nact + a] = tree_clamped_effort(TS, w, a);
   }
   if (!tree_set_integrate(TS, q + (long)w * nq, B->v + (long)w * B->nv, nq, P->dt)) {
     status[w] |= ISO_WORLD_NONFINITE | ISO_WORLD_FROZEN;
     return;
+  }
+  if (FS) { /* deformable bodies: the iterate's rigid part back to the state, every vertex */
+    if (FS->touch)
+      for (int i = 0; i < FS->nv0; ++i) FS->v_state[(long)w * FS->nv0 + i] = B->v[(long)w * B->nv + i];
+    const uint32_t bits = fem_finish_world(FS, w);
+    if (bits) {
+      status[w] |= bits | ISO_WORLD_FROZEN;
+      return;
+    }
   }
   time[w] += P->dt;
 }

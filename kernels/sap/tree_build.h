@@ -144,6 +144,8 @@ static inline ISO_HD int sap_con_dofs(sapCon *c, int ci, int kind, int rows, con
   sapJac j;
   j.rows = rows;
   j.Jd[0] = j.Jd[1] = (const real *)0;
+  j.cols[0] = j.cols[1] = (const int *)0;
+  j.ncols[0] = j.ncols[1] = 0;
   for (int q = 0; q < 2; ++q) j.block[q] = c->block[q], j.clique[q] = c->clique[q];
   const int trees[2] = {tb, ta};
   for (int q = 0; q < 2; ++q) {

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "kernels/fem/world.h"
+#include "kernels/fem/contact.h"
 #include "kernels/hydro/surface.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"
@@ -84,13 +84,16 @@ typedef struct prepareArgs {
   int npoint;
   const xform *X_WB;       /* (nworld, nbody) body poses of stage 1 */
   sapBatch B;
+  femSapArgs FS;           /* deformable bodies (kernels/fem/contact.h) */
+  int has_fem;             /* the model has deformable bodies */
   int *needed;             /* (nworld) */
   uint32_t *status;        /* (nworld) */
 } prepareArgs;
 
 static inline ISO_HD void sap_prepare_item_at(const prepareArgs *a, long w) {
-  sap_prepare_world((int)w, &a->P, &a->TS, &a->J, a->q, a->nq, &a->M, a->has_list ? &a->W : (const hydroWork *)0, a->hits, a->npoint, a->X_WB, &a->B,
-                    a->needed, a->status);
+  sap_prepare_world((int)w, &a->P, &a->TS, &a->J, a->q, a->nq, &a->M, a->has_list ? &a->W : (const hydroWork *)0,
+                    a->hits, a->npoint, a->X_WB, &a->B, a->has_fem ? &a->FS : (const femSapArgs *)0, a->needed,
+                    a->status);
 }
 
 /* The SAP solve (stage 7): a world's whole Newton loop per item (kernels/sap/solve.h). */
@@ -109,11 +112,14 @@ typedef struct finishArgs {
   real *applied;    /* (nworld, nact) actuation applied */
   real *jforce;     /* (nworld, nv) joint constraints' generalized force, or NULL */
   int nq;
+  femSapArgs FS;    /* deformable bodies (kernels/fem/contact.h) */
+  int has_fem;      /* the model has deformable bodies */
   uint32_t *status; /* (nworld) */
 } finishArgs;
 
 static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
-  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->q, a->nq, a->time, a->applied, a->jforce, a->status);
+  sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->has_fem ? &a->FS : (const femSapArgs *)0, a->q, a->nq, a->time,
+                   a->applied, a->jforce, a->status);
 }
 
 #endif

@@ -1,0 +1,101 @@
+/* A sim's deformable bodies in its solver (host/step/sap_internal.h simFem): which half-spaces
+ * can touch them, how many of each body's vertices may take part in contact, where their
+ * cliques lie after the rigid ones. Fixed at creation, before the data table is planned (its
+ * sizes follow from it). What the step cannot do yet is refused here, by name, rather than
+ * simulated wrongly. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/base/error.h"
+#include "host/model/model_internal.h"
+#include "host/sim/sim_internal.h"
+
+#define FEM_AUTO_MAX_PARTICIPATING 64
+#define FEM_AUTO_MIN_CONTACTS 16
+#define FEM_AUTO_MAX_CONTACTS 4096
+
+/* Vertices of body b's surface. */
+static int surface_vertices(const modelDeformable *b) {
+  unsigned char *on = (unsigned char *)calloc((size_t)b->nvert + 1, 1);
+  if (!on) return b->nvert;
+  int n = 0;
+  for (int i = 0; i < 3 * b->ntri; ++i)
+    if (!on[b->tri[i]]) on[b->tri[i]] = 1, ++n;
+  free(on);
+  return n;
+}
+
+isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
+  simFem *F = &s->fem;
+  memset(F, 0, sizeof *F);
+  const modelDeformables *D = &m->deformables;
+  F->ndef = D->n;
+  if (D->n == 0) return ISO_OK;
+  const char *fn = "iso_sim_create";
+  if (D->n > 1)
+    return iso_fail(ISO_ERR_UNSUPPORTED, "%s: the model has %d deformable bodies ('%s', '%s', ...): contact between "
+                    "deformable bodies is not supported yet, so a sim takes one", fn, D->n, D->body[0].def.name,
+                    D->body[1].def.name);
+  for (int g = 0; g < m->ngeom; ++g) {
+    const isoGeometryDef *gd = &m->geom[g];
+    if (gd->shape == ISO_SHAPE_HALFSPACE && gd->body == ISO_WORLD_BODY) {
+      F->nhs++;
+      continue;
+    }
+    return iso_fail(ISO_ERR_UNSUPPORTED, "%s: deformable '%s' would pass through %s geometry '%s': contact of deformable "
+                    "bodies with anything but half-spaces fixed to the world is not supported yet", fn,
+                    D->body[0].def.name, iso_shape_name(gd->shape), gd->name);
+  }
+  F->touch = F->nhs > 0;
+  F->nhost = F->nhs + 3 * D->n + 2;
+  F->host = (int *)calloc((size_t)F->nhost, sizeof(int));
+  if (!F->host) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
+  int *hs = F->host, *pcap = hs + F->nhs, *pslot0 = pcap + D->n, *aoff = pslot0 + D->n + 1;
+  for (int g = 0, k = 0; g < m->ngeom; ++g)
+    if (m->geom[g].shape == ISO_SHAPE_HALFSPACE) hs[k++] = g;
+  long tris = 0;
+  pslot0[0] = aoff[0] = 0;
+  for (int d = 0; d < D->n; ++d) {
+    const int nsurf = surface_vertices(&D->body[d]);
+    const int want = cap->max_participating ? cap->max_participating : FEM_AUTO_MAX_PARTICIPATING;
+    pcap[d] = F->touch ? (want < nsurf ? want : nsurf) : 0;
+    pslot0[d + 1] = pslot0[d] + pcap[d];
+    const long n3 = 3L * pcap[d];
+    if (aoff[d] + n3 * n3 > 1L << 30)
+      return iso_fail(ISO_ERR_CAPACITY, "%s: deformable '%s': %d participating vertices make a solver block too large", fn,
+                      D->body[d].def.name, pcap[d]);
+    aoff[d + 1] = aoff[d] + (int)(n3 * n3);
+    tris += D->body[d].ntri;
+  }
+  if (cap->max_participating == 0 && D->n > 0) cap->max_participating = pcap[0] > 0 ? pcap[0] : FEM_AUTO_MAX_PARTICIPATING;
+  if (cap->max_deformable_contacts == 0) {
+    long want = tris * F->nhs;
+    cap->max_deformable_contacts = (int)(want < FEM_AUTO_MIN_CONTACTS   ? FEM_AUTO_MIN_CONTACTS
+                                         : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
+                                                                         : want);
+  }
+  F->max_con = F->touch ? cap->max_deformable_contacts : 0;
+  F->npart = pslot0[D->n];
+  F->dofs = 3L * F->npart;
+  F->a_reals = aoff[D->n];
+  F->hs_geom = hs, F->pcap = pcap, F->pslot0 = pslot0, F->aoff = aoff;
+  return ISO_OK;
+}
+
+isoStatus sim_fem_upload(isoSim *s) {
+  simFem *F = &s->fem;
+  if (F->ndef == 0 || s->be.kind == ISO_BACKEND_CPU) return ISO_OK;
+  const size_t bytes = sizeof(int) * (size_t)F->nhost;
+  isoStatus st = backend_alloc(&s->be, &F->dev, bytes);
+  if (st == ISO_OK) st = backend_upload(&s->be, F->dev, F->host, bytes);
+  if (st != ISO_OK) return st;
+  const int *d = (const int *)F->dev;
+  F->hs_geom = d, F->pcap = d + F->nhs, F->pslot0 = F->pcap + F->ndef, F->aoff = F->pslot0 + F->ndef + 1;
+  return ISO_OK;
+}
+
+void sim_fem_free(isoSim *s) {
+  if (s->fem.dev) backend_free(&s->be, s->fem.dev);
+  free(s->fem.host);
+  memset(&s->fem, 0, sizeof s->fem);
+}

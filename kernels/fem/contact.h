@@ -1,0 +1,311 @@
+/* Deformable bodies in a world's SAP problem (seed 001 §IV; reference §6.3, §6.4): their
+ * contacts with rigid half-spaces, the participating vertices, the Schur complement on them
+ * from the body's one factor, and the update of every vertex after the solve.
+ *
+ * A step, per world:
+ *  1. deformable stage (kernels/fem/world.h): each body's free motion v* (its factor L kept),
+ *     then fem_detect_world: every surface triangle at the step's start clipped by every
+ *     half-space; each polygon is one contact at its area centroid; the triangles' free
+ *     vertices become participating, listed in ascending vertex order (one order whatever the
+ *     contacts' order), each given a slot.
+ *  2. constraints stage (kernels/sap/step_items.h): fem_sap_cliques gives body d the clique
+ *     k = (rigid cliques) + d of 3·pcap[d] DoFs, slot i's vertex at DoFs 3i..3i+2. Its block of
+ *     A is δt·S, S = C − BᵀD⁻¹B the Schur complement of the non-participating DoFs, found as
+ *     S = ((T⁻¹)_pp)⁻¹ with 3·np solves on the factor of the whole T: one ordering per mesh for
+ *     every world, whatever the participating set (never reordered per world). A world with
+ *     fewer than pcap participating vertices pads its clique: identity rows of A, v* = 0, no
+ *     constraint on them, so they solve to 0 and cost the solver one identity block. Then
+ *     fem_sap_constraints appends one SAP_CON_DEF_CONTACT per contact after the joint
+ *     constraints.
+ *  3. integrate stage: fem_finish_world: Δv_p = v_p − v*_p from the solve; the whole body
+ *     follows from one more solve, Δv = T⁻¹Pᵀ(S·Δv_p) (its participating rows are Δv_p, the
+ *     others −D⁻¹BΔv_p), v = v* + Δv and the Newmark positions.
+ *
+ * Contact with a rigid half-space: the half-space is rigid, so the combined pressure gradient
+ * is the deformable side's alone, Drake's C = 1e8 Pa/m (reference §6.4), and the polygon's
+ * pressure is C·depth at its centroid; k = A·C, φ0 = −depth, friction and relaxation time
+ * combined as for rigid geometries, the dissipation the deformable's (the rigid side's weight
+ * is infinite). Drake drops deformable–half-space contact with a warning; this is what its
+ * deformable–rigid rule gives for a rigid side of infinite stiffness. Triangles facing away
+ * from the half-space (more than 5π/8 from its inward normal, Drake's normal filter of §6.4)
+ * make no contact. */
+#ifndef ISO_KERNELS_FEM_CONTACT_H
+#define ISO_KERNELS_FEM_CONTACT_H
+
+#include <stdint.h>
+
+#include "isobar/world_status.h"
+#include "kernels/contact/build.h"
+#include "kernels/contact/combine.h"
+#include "kernels/core.h"
+#include "kernels/fem/contact_rec.h"
+#include "kernels/fem/world.h"
+#include "kernels/hydro/clip.h"
+#include "kernels/hydro/polygon.h"
+#include "kernels/linalg/cholesky.h"
+#include "kernels/math/transform.h"
+#include "kernels/sap/problem.h"
+
+/* Drake's pressure gradient of a deformable body's surface, Pa/m (reference §6.4). */
+#define FEM_CONTACT_GRADIENT 1e8
+/* cos(5π/8): Drake's normal filter of deformable contact. */
+#define FEM_NORMAL_FILTER_COS (-0.38268343236508984)
+
+/* What the contact and SAP parts read and write, beyond femArgs (the free motion's). */
+typedef struct femSapArgs {
+  femArgs F;
+  const int *tri0, *tri;     /* (ndef + 1), (ndtri, 3) surface triangles, body-local */
+  const real *def_contact;   /* (ndef, DEF_NCON): dissipation, relaxation time, μ_s, μ_d */
+  int nhs;                   /* anchored half-spaces */
+  const int *hs_geom;        /* (nhs) their geometries */
+  const xform *X_WG;         /* (ngeom) the model's geometry poses (anchored: in the world) */
+  const int *pcap;           /* (ndef) participating vertices a body may have per world */
+  const int *pslot0;         /* (ndef + 1) each body's first slot in a world's lists */
+  const int *aoff;           /* (ndef + 1) each body's block in a world's A, past the rigid ones */
+  int nclique0, nv0, a0;     /* the rigid cliques, DoFs and A reals that come first */
+  int max_con;               /* deformable contacts per world */
+  long nvert;                /* deformable vertices, all bodies */
+  int *np;                   /* (nworld, ndef) participating vertices */
+  int *pv;                   /* (nworld, Σ pcap) their vertices, ascending, per body */
+  int *slot;                 /* (nworld, nvert) each vertex's slot, −1 when not participating */
+  femContact *con;           /* (nworld, max_con) */
+  int *ncon;                 /* (nworld) */
+  int touch;                 /* 1: the solver holds the deformable cliques (a half-space exists) */
+  real *v_state;             /* (nworld, nv0) the state's rigid velocities, when touch: the solver
+                                iterates apart from them */
+  /* the solver's per-world rows, for the update after the solve (fem_finish_world) */
+  const real *sap_v, *sap_vstar, *sap_A;
+  real *sap_tmp;             /* (nworld, sap_nv) scratch */
+  int sap_nv, sap_max_A;
+  uint32_t *status;          /* (nworld) */
+} femSapArgs;
+
+/* World w: contacts of every body with every half-space, the participating vertices and their
+ * slots, and each contact's gather block. A full list or too many participating vertices sets
+ * ISO_WORLD_OVERFLOW (the caller freezes the world). */
+static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
+  const femArgs *F = &a->F;
+  femContact *list = a->con + (long)w * a->max_con;
+  int *slot = a->slot + (long)w * a->nvert, *np = a->np + (long)w * F->ndef;
+  int n = 0;
+  uint32_t bits = 0;
+  for (long i = 0; i < a->nvert; ++i) slot[i] = -1;
+  for (int d = 0; d < F->ndef; ++d) {
+    const int v0 = F->vert0[d];
+    const real *x = F->xd + (long)w * F->ndv3 + 3L * v0;
+    const unsigned char *held = F->held + v0;
+    np[d] = 0;
+    for (int h = 0; h < a->nhs; ++h) {
+      const xform X = a->X_WG[a->hs_geom[h]];
+      const vec3 nrm = quat_rotate(X.q, v3(0, 0, 1)), o = X.p;
+      for (int t = a->tri0[d]; t < a->tri0[d + 1]; ++t) {
+        const int *tv = a->tri + 3L * t;
+        vec3 p[3];
+        for (int k = 0; k < 3; ++k) p[k] = v3(x[3 * tv[k]], x[3 * tv[k] + 1], x[3 * tv[k] + 2]);
+        const vec3 tn = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
+        const real tl = v3_norm(tn);
+        if (!(tl > 0) || v3_dot(tn, nrm) > -FEM_NORMAL_FILTER_COS * tl) continue; /* facing away */
+        vec3 poly[HYDRO_CLIP_CAP];
+        const int m = hydro_clip_halfspace(p, 3, nrm, o, poly, HYDRO_CLIP_CAP);
+        if (m < 3) continue;
+        real area;
+        vec3 pn, c;
+        hydro_polygon_props(poly, m, &area, &pn, &c);
+        const real depth = -v3_dot(nrm, v3_sub(c, o));
+        if (!(area > (real)SAP_FACE_MIN_AREA) || !(depth > 0)) continue;
+        if (n >= a->max_con) {
+          bits |= ISO_WORLD_OVERFLOW;
+          continue;
+        }
+        femContact *r = list + n++;
+        r->point = c, r->normal = nrm, r->area = area, r->depth = depth;
+        r->body = d, r->tri = t - a->tri0[d], r->geom = a->hs_geom[h];
+        /* barycentric coordinates of c in the triangle, from the sub-triangle areas */
+        const real inv = (real)1 / (tl * tl);
+        r->bary[0] = v3_dot(v3_cross(v3_sub(p[1], c), v3_sub(p[2], c)), tn) * inv;
+        r->bary[1] = v3_dot(v3_cross(v3_sub(p[2], c), v3_sub(p[0], c)), tn) * inv;
+        r->bary[2] = (real)1 - r->bary[0] - r->bary[1];
+        for (int k = 0; k < 3; ++k)
+          if (!held[tv[k]]) slot[v0 + tv[k]] = 0; /* participating; numbered below */
+      }
+    }
+  }
+  /* slots in ascending vertex order per body */
+  for (int d = 0; d < F->ndef; ++d) {
+    int *pv = a->pv + (long)w * a->pslot0[F->ndef] + a->pslot0[d], k = 0;
+    for (int i = F->vert0[d]; i < F->vert0[d + 1]; ++i) {
+      if (slot[i] < 0) continue;
+      if (k >= a->pcap[d]) {
+        bits |= ISO_WORLD_OVERFLOW;
+        slot[i] = -1;
+        continue;
+      }
+      slot[i] = k;
+      pv[k++] = i - F->vert0[d];
+    }
+    np[d] = k;
+  }
+  /* each contact's block: row i of −R_WCᵀ times b_k at its vertex's three DoFs */
+  for (int c = 0; c < n; ++c) {
+    femContact *r = list + c;
+    const int *tv = a->tri + 3L * (a->tri0[r->body] + r->tri), v0 = F->vert0[r->body];
+    const mat3 R = sap_frame_from_z(v3_neg(r->normal));
+    for (int k = 0; k < 3; ++k) {
+      const int s = slot[v0 + tv[k]];
+      const real b = s >= 0 ? r->bary[k] : (real)0; /* a held vertex does not move */
+      for (int ax = 0; ax < 3; ++ax) {
+        r->cols[3 * k + ax] = 3 * (s >= 0 ? s : 0) + ax;
+        for (int i = 0; i < 3; ++i) r->J[9 * i + 3 * k + ax] = -b * R.m[ax][i];
+      }
+    }
+  }
+  a->ncon[w] = n;
+  return bits;
+}
+
+/* World w's deformable cliques in the SAP problem (after the rigid ones): each body's block of
+ * A = δt·S on its participating DoFs (identity on the padding), its v* and its warm start v0
+ * (v, vstar, A, cl, origin: the world's rows). H and rhs (the world's Newton storage, at least
+ * (3·pcap)² and 3·pcap reals) are scratch here: the solver writes them afresh. Returns ISO_WORLD_NOT_SPD when a Schur complement is not positive definite. */
+static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *v, real *vstar, real *A,
+                                              sapClique *cl, real *origin, int *nclique, real *H, real *rhs) {
+  const femArgs *F = &a->F;
+  const int *np = a->np + (long)w * F->ndef;
+  for (int d = 0; d < F->ndef; ++d) {
+    const int k = a->nclique0 + d, n3 = 3 * a->pcap[d], m = 3 * np[d];
+    const int v0 = a->nv0 + 3 * a->pslot0[d];
+    cl[k].nv = n3, cl[k].v0 = v0, cl[k].a0 = a->a0 + a->aoff[d];
+    origin[3 * k] = origin[3 * k + 1] = origin[3 * k + 2] = 0;
+    real *Ab = A + cl[k].a0;
+    const int *pv = a->pv + (long)w * a->pslot0[F->ndef] + a->pslot0[d];
+    const int V0 = F->vert0[d], nvert = F->vert0[d + 1] - V0;
+    for (int i = 0; i < n3 * n3; ++i) Ab[i] = 0;
+    for (int i = m; i < n3; ++i) Ab[(long)i * n3 + i] = 1; /* padding */
+    for (int i = 0; i < n3; ++i) { /* free motion and warm start (the step's start) of each slot */
+      const int s = i / 3, ax = i % 3;
+      const long g = (long)w * F->ndv3 + 3L * (V0 + (s < np[d] ? pv[s] : 0)) + ax;
+      vstar[v0 + i] = s < np[d] ? F->vs[g] : 0;
+      v[v0 + i] = s < np[d] ? F->vd[g] : 0;
+    }
+    if (m == 0) continue;
+    /* W = (T⁻¹)_pp column by column: one solve of T per participating DoF */
+    const int *head = F->pat_head + (long)FEM_PAT_HEAD * d;
+    const bcholView Vw = fem_body_view(head, F->pat + F->pat0[d]);
+    const real *Lv = F->L + (long)w * F->nL + 9L * F->slot0[d];
+    real *e = F->rhs + (long)w * F->ndv3 + 3L * V0, *work = F->work + (long)w * F->ndv3 + 3L * V0;
+    for (int c = 0; c < m; ++c) {
+      for (int i = 0; i < 3 * nvert; ++i) e[i] = 0;
+      e[3 * pv[c / 3] + c % 3] = 1;
+      bchol_solve(&Vw, Lv, e, work);
+      for (int r = 0; r < m; ++r) H[(long)c * m + r] = e[3 * pv[r / 3] + r % 3];
+    }
+    if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;
+    /* S = W⁻¹, column by column; A = δt·S from its lower triangle, mirrored (exactly symmetric) */
+    for (int c = 0; c < m; ++c) {
+      for (int r = 0; r < m; ++r) rhs[r] = r == c ? (real)1 : (real)0;
+      chol_solve(m, H, rhs);
+      for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * rhs[r];
+    }
+  }
+  *nclique = a->nclique0 + F->ndef;
+  return 0;
+}
+
+/* World w's deformable contacts as SAP constraints, appended at con[n0..) (at most max_con in
+ * all): each on its body's clique with its gather block (the half-space is anchored: no second
+ * block). M: the geometries' contact materials; v: the world's warm start (for vn0). Returns
+ * the new count, or −1 when the constraints do not fit. */
+static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const sapMaterials *M, const sapClique *cl,
+                                             const real *A_world, const real *v, sapCon *con, int n0, int max_con) {
+  const femContact *list = a->con + (long)w * a->max_con;
+  const int nc = a->ncon[w];
+  const real C = (real)FEM_CONTACT_GRADIENT;
+  int n = n0;
+  for (int i = 0; i < nc; ++i) {
+    const femContact *r = list + i;
+    real k, phi0, fe0;
+    if (!sap_hydro_face_params(r->area, C * r->depth, C, (real)INFINITY, &k, &phi0, &fe0)) continue;
+    if (n >= max_con) return -1;
+    sapCon *c = con + n++;
+    c->kind = SAP_CON_DEF_CONTACT;
+    c->rows = 3;
+    c->clique[0] = a->nclique0 + r->body, c->clique[1] = -1;
+    c->block[0] = SAP_BLOCK_GATHER, c->block[1] = SAP_BLOCK_RIGID_POINT;
+    const vec3 o[2] = {v3_zero(), v3_zero()};
+    sapJac j = sap_jac_make(c, r->point, r->normal, o);
+    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    const real *dc = a->def_contact + (long)DEF_NCON * r->body;
+    sapContactParams p = sap_contact_params_default();
+    p.model = M->model;
+    p.stiction_tolerance = M->stiction_tolerance, p.beta = M->beta, p.sigma = M->sigma;
+    p.mu = sap_combine_friction(dc[DEF_CON_MU_D], sap_mat(M->mu, w, r->geom, 2, 1));
+    p.tau = sap_combine_relaxation_time(dc[DEF_CON_TAU], sap_mat(M->tau, w, r->geom, 1, 0));
+    p.d = sap_combine_hydro_dissipation(C, (real)INFINITY, dc[DEF_CON_D], sap_mat(M->d, w, r->geom, 1, 0));
+    real vc[3];
+    sap_con_apply(&j, cl, v, vc);
+    p.vn0 = vc[2];
+    p.k = k, p.phi0 = phi0, p.fe0 = fe0;
+    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt);
+  }
+  return n;
+}
+
+/* World w after the solve: each body's velocities v = v* + T⁻¹Pᵀ(S·Δv_p), Δv_p the solve's change
+ * of its participating DoFs (S = A_block/δt), and Newmark's positions x = x_n + δt(½v + ½v_n).
+ * A world without deformable cliques (no half-space) has no participating vertex: v = v*. */
+static inline ISO_HD uint32_t fem_finish_world(const femSapArgs *a, int w) {
+  const femArgs *F = &a->F;
+  const int *np = a->np + (long)w * F->ndef;
+  int finite = 1;
+  for (int d = 0; d < F->ndef; ++d) {
+    const int V0 = F->vert0[d], n = F->vert0[d + 1] - V0, m = 3 * np[d], n3 = 3 * a->pcap[d];
+    real *x = F->xd + (long)w * F->ndv3 + 3L * V0, *v = F->vd + (long)w * F->ndv3 + 3L * V0;
+    const real *vs = F->vs + (long)w * F->ndv3 + 3L * V0;
+    real *e = F->rhs + (long)w * F->ndv3 + 3L * V0, *work = F->work + (long)w * F->ndv3 + 3L * V0;
+    for (int i = 0; i < 3 * n; ++i) e[i] = 0;
+    if (m > 0) {
+      const long row = (long)w * a->sap_nv + a->nv0 + 3L * a->pslot0[d];
+      const real *Ab = a->sap_A + (long)w * a->sap_max_A + a->a0 + a->aoff[d];
+      const int *pv = a->pv + (long)w * a->pslot0[F->ndef] + a->pslot0[d];
+      real *dvp = a->sap_tmp + (long)w * a->sap_nv;
+      for (int i = 0; i < m; ++i) dvp[i] = a->sap_v[row + i] - a->sap_vstar[row + i];
+      for (int r = 0; r < m; ++r) {
+        real t = 0;
+        for (int c = 0; c < m; ++c) t += Ab[(long)r * n3 + c] * dvp[c];
+        e[3 * pv[r / 3] + r % 3] = t / F->dt;
+      }
+      const bcholView Vw = fem_body_view(F->pat_head + (long)FEM_PAT_HEAD * d, F->pat + F->pat0[d]);
+      bchol_solve(&Vw, F->L + (long)w * F->nL + 9L * F->slot0[d], e, work);
+    }
+    const unsigned char *held = F->held + V0;
+    for (int i = 0; i < n; ++i)
+      for (int c = 0; c < 3; ++c) {
+        const int k = 3 * i + c;
+        const real vn = v[k], vk = held[i] ? (real)0 : vs[k] + e[k];
+        x[k] += F->dt * ((real)0.5 * vk + (real)0.5 * vn);
+        v[k] = vk;
+        finite &= (isfinite(x[k]) && isfinite(vk)) ? 1 : 0;
+      }
+  }
+  return finite ? 0u : ISO_WORLD_NONFINITE;
+}
+
+/* i = world: the deformable stage (free motion of every body, then contacts). */
+static inline ISO_HD void fem_step_item_at(const femSapArgs *a, long i) {
+  const int w = (int)i;
+  if (a->status[w] & ISO_WORLD_FROZEN) return;
+  uint32_t bits = 0;
+  for (int d = 0; d < a->F.ndef && !bits; ++d) bits = fem_body_free_motion(&a->F, w, d);
+  if (!bits) bits = fem_detect_world(a, w);
+  if (bits) a->status[w] |= bits | ISO_WORLD_FROZEN;
+}
+
+/* i = world: every vertex after the solve (run after the rigid integration). */
+static inline ISO_HD void fem_finish_item_at(const femSapArgs *a, long i) {
+  const int w = (int)i;
+  if (a->status[w] & ISO_WORLD_FROZEN) return;
+  const uint32_t bits = fem_finish_world(a, w);
+  if (bits) a->status[w] |= bits | ISO_WORLD_FROZEN;
+}
+
+#endif

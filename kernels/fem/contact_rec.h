@@ -1,0 +1,25 @@
+/* A contact on a deformable body's surface: one polygon of one surface triangle against a rigid
+ * geometry, as the deformable stage finds it and the solver's constraint reads it
+ * (kernels/fem/contact.h). Its Jacobian is a gather block on the body's clique — the three
+ * vertices' velocities weighted by the centroid's barycentric coordinates — kept with the
+ * record so the solver reads it in place. */
+#ifndef ISO_KERNELS_FEM_CONTACT_REC_H
+#define ISO_KERNELS_FEM_CONTACT_REC_H
+
+#include "kernels/core.h"
+#include "kernels/math/vec3.h"
+
+typedef struct femContact {
+  vec3 point;   /* the polygon's area centroid, world, at the step's start */
+  vec3 normal;  /* n̂_BA: out of the rigid geometry B into the deformable A */
+  real area;    /* m² */
+  real depth;   /* penetration of the centroid into the rigid geometry, m (> 0 inside) */
+  real bary[3]; /* the centroid's barycentric coordinates in the triangle */
+  int body;     /* deformable body */
+  int tri;      /* its surface triangle (index within the body) */
+  int geom;     /* the rigid geometry */
+  int cols[9];  /* the clique's columns of the block: 3·slot + axis of each vertex */
+  real J[27];   /* the block, 3 rows [t_x, t_y, n] × 9, row-major: −b_k·R_WCᵀ per vertex */
+} femContact;
+
+#endif

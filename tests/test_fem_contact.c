@@ -1,0 +1,199 @@
+/* Deformable bodies touching half-spaces through the solver (kernels/fem/contact.h): the
+ * participating vertices' Schur complement in SAP, a body coming to rest on a floor with its
+ * weight carried by the contacts, held vertices on a floor, and the batch's determinism across
+ * worlds, threads and backends. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isobar/isobar.h"
+#include "support/fem_meshes.h"
+#include "support/support.h"
+
+#define DT 1e-3
+#define G 9.81
+
+/* A deformable box of side L (n³ cells), its lowest face `sink` below a floor through the
+ * origin (the half-space z <= 0). */
+static isoModel *box_on_floor(double L, int n, double sink, double E) {
+  isoModelDef md = iso_default_model_def();
+  md.time_step = DT;
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(&md, &m), ISO_OK);
+  femMesh b;
+  cr_assert_eq(fem_mesh_box(&b, L, L, L, n, n, n), 0);
+  isoDeformableDef d = iso_default_deformable_def();
+  d.name = "box";
+  d.nvert = b.nvert, d.ntet = b.ntet, d.vertices = b.X, d.tets = b.tet;
+  d.position[0] = d.position[1] = -L / 2;
+  d.position[2] = -sink;
+  d.youngs_modulus = E;
+  d.stiffness_damping = 0.01;
+  cr_assert_eq(iso_model_add_deformable(m, &d, NULL), ISO_OK, "%s", iso_last_error());
+  fem_mesh_free(&b);
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "floor";
+  g.shape = ISO_SHAPE_HALFSPACE;
+  g.compliance = ISO_COMPLIANCE_RIGID;
+  cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  return m;
+}
+
+static isoSim *make(const isoModel *m, int worlds, int threads, isoBackendKind backend) {
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = worlds, sd.threads = threads, sd.backend = backend;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+static void run(isoSim *s, int steps) {
+  for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
+}
+
+/* The body's momentum with its consistent mass (each tet's ρV/4 on each of its vertices' mean
+ * velocity times 4: Σ_e ρV_e/4 Σ_a v_a), and its mass. */
+static double momentum_z(const isoModel *m, const double *v, double *mass) {
+  int nv = 0, nt = 0;
+  cr_assert_eq(iso_model_deformable_size(m, 0, &nv, &nt, NULL), ISO_OK);
+  double *X = (double *)malloc(sizeof(double) * 3 * (size_t)nv);
+  int *tet = (int *)malloc(sizeof(int) * 4 * (size_t)nt);
+  cr_assert_eq(iso_model_deformable_mesh(m, 0, X, tet, NULL, NULL), ISO_OK);
+  isoDeformableDef d;
+  cr_assert_eq(iso_model_get_deformable(m, 0, &d), ISO_OK);
+  double p = 0, M = 0;
+  for (int e = 0; e < nt; ++e) {
+    const double *a = X + 3 * tet[4 * e], *b = X + 3 * tet[4 * e + 1], *c = X + 3 * tet[4 * e + 2],
+                 *q = X + 3 * tet[4 * e + 3];
+    double u[3], w[3], z[3];
+    for (int k = 0; k < 3; ++k) u[k] = b[k] - a[k], w[k] = c[k] - a[k], z[k] = q[k] - a[k];
+    const double V = ((u[1] * w[2] - u[2] * w[1]) * z[0] + (u[2] * w[0] - u[0] * w[2]) * z[1] +
+                      (u[0] * w[1] - u[1] * w[0]) * z[2]) / 6;
+    const double me = d.mass_density * V / 4;
+    M += 4 * me;
+    for (int k = 0; k < 4; ++k) p += me * v[3 * tet[4 * e + k] + 2];
+  }
+  free(X), free(tet);
+  *mass = M;
+  return p;
+}
+
+/* A soft box dropped 1 mm into a floor comes to rest on it: the contacts then carry its weight
+ * (the change of momentum over the last 100 steps is the contact impulse minus the weight's,
+ * so at rest the contact impulse is m·g·t), and its bottom face sits at the mean depth where
+ * the pressure C·depth carries the weight (k = A·C per polygon, C = 1e8 Pa/m: the area-weighted
+ * mean depth of the polygons' centroids is ρgL/C). Tolerances: the box is at rest to 1e-4 of the
+ * impulse after 400 steps of its Rayleigh-damped bounce; the mean depth to 1% (what is left of
+ * the bounce at rest, and the lagged contact model's δt·v_n term, are far smaller). */
+Test(fem_contact, box_rests_on_a_floor_carrying_its_weight) {
+  const double L = 0.1;
+  isoModel *m = box_on_floor(L, 2, 1e-3, 1e6);
+  isoSim *s = make(m, 1, 1, ISO_BACKEND_CPU);
+  run(s, 400);
+  const int n3 = iso_sim_state_width(s, ISO_STATE_VERTEX_VELOCITY);
+  double *v = (double *)malloc(sizeof(double) * (size_t)n3), *x = (double *)malloc(sizeof(double) * (size_t)n3);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_VERTEX_VELOCITY, iso_worlds_all(), v), ISO_OK);
+  double mass = 0;
+  const double p0 = momentum_z(m, v, &mass);
+  run(s, 100);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_VERTEX_VELOCITY, iso_worlds_all(), v), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), x), ISO_OK);
+  const double p1 = momentum_z(m, v, &mass);
+  const double weight_impulse = mass * G * 100 * DT, contact_impulse = (p1 - p0) + weight_impulse;
+  cr_expect(fabs(contact_impulse - weight_impulse) < 1e-4 * weight_impulse, "contact impulse %g, weight's %g",
+            contact_impulse, weight_impulse);
+  /* the bottom face's triangles (equal areas): their centroids' mean depth carries the weight */
+  int nv = 0, ntri = 0;
+  cr_assert_eq(iso_model_deformable_size(m, 0, &nv, NULL, &ntri), ISO_OK);
+  double *rest = (double *)malloc(sizeof(double) * 3 * (size_t)nv);
+  int *tri = (int *)malloc(sizeof(int) * 3 * (size_t)ntri);
+  cr_assert_eq(iso_model_deformable_mesh(m, 0, rest, NULL, tri, NULL), ISO_OK);
+  double sum = 0;
+  int nbottom = 0;
+  for (int t = 0; t < ntri; ++t) {
+    const int *f = tri + 3 * t;
+    if (rest[3 * f[0] + 2] > -1e-3 + 1e-12 || rest[3 * f[1] + 2] > -1e-3 + 1e-12 || rest[3 * f[2] + 2] > -1e-3 + 1e-12)
+      continue;
+    sum += -(x[3 * f[0] + 2] + x[3 * f[1] + 2] + x[3 * f[2] + 2]) / 3;
+    ++nbottom;
+  }
+  cr_assert_eq(nbottom, 8, "a 2×2 face has 8 triangles");
+  const double depth = 1500 * G * L / 1e8;
+  cr_expect(fabs(sum / nbottom - depth) < 0.01 * depth, "mean depth %g, the weight's %g", sum / nbottom, depth);
+  free(rest), free(tri);
+  uint32_t st;
+  cr_assert_eq(iso_sim_get_status(s, iso_worlds_all(), &st), ISO_OK);
+  cr_expect_eq(st, 0u);
+  free(v), free(x);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* World alone equals world in batch, 1 and 2 threads the same bits, the emulated device too:
+ * each world is one item at every stage, its contacts in a fixed order. */
+Test(fem_contact, batch_threads_and_backends_agree) {
+  isoModel *m = box_on_floor(0.1, 2, 2e-3, 1e6);
+  isoSim *a = make(m, 3, 1, ISO_BACKEND_CPU), *b = make(m, 3, 2, ISO_BACKEND_CPU), *one = make(m, 1, 1, ISO_BACKEND_CPU);
+  for (int w = 0; w < 3; ++w) {
+    double mat[5] = {1e6 * (1 + w), 0.3 + 0.05 * w, 1000 + 200 * w, 0, 0.01};
+    cr_assert_eq(iso_sim_set_param(a, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(w), mat), ISO_OK);
+    cr_assert_eq(iso_sim_set_param(b, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(w), mat), ISO_OK);
+    if (w == 2) cr_assert_eq(iso_sim_set_param(one, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(0), mat), ISO_OK);
+  }
+  run(a, 80), run(b, 80), run(one, 80);
+  const int n3 = iso_sim_state_width(a, ISO_STATE_VERTEX_POSITION);
+  double *xa = (double *)malloc(sizeof(double) * 3 * (size_t)n3), *xb = (double *)malloc(sizeof(double) * 3 * (size_t)n3);
+  double *x1 = (double *)malloc(sizeof(double) * (size_t)n3);
+  cr_assert_eq(iso_sim_get_state(a, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), xa), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(b, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), xb), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(one, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), x1), ISO_OK);
+  cr_expect(test_same_bits(xa, xb, 3 * n3), "1 and 2 threads differ");
+  cr_expect(test_same_bits(x1, xa + 2L * n3, n3), "world 2 alone differs from world 2 in the batch");
+  char why[256];
+  if (test_cuda_device(why, sizeof why) && test_cuda_emulated()) {
+    isoSim *g = make(m, 3, 1, ISO_BACKEND_CUDA);
+    for (int w = 0; w < 3; ++w) {
+      double mat[5] = {1e6 * (1 + w), 0.3 + 0.05 * w, 1000 + 200 * w, 0, 0.01};
+      cr_assert_eq(iso_sim_set_param(g, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(w), mat), ISO_OK);
+    }
+    run(g, 80);
+    double *xg = (double *)malloc(sizeof(double) * 3 * (size_t)n3);
+    cr_assert_eq(iso_sim_get_state(g, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), xg), ISO_OK);
+    cr_expect(test_same_bits(xa, xg, 3 * n3), "the emulated device differs");
+    free(xg);
+    iso_sim_destroy(g);
+  }
+  free(xa), free(xb), free(x1);
+  iso_sim_destroy(a), iso_sim_destroy(b), iso_sim_destroy(one);
+  iso_model_destroy(m);
+}
+
+/* What cannot touch yet is refused by name; capacities are checked. */
+Test(fem_contact, unsupported_contact_is_refused) {
+  isoModel *m = box_on_floor(0.1, 1, 0, 1e6);
+  isoSimDef sd = iso_default_sim_def();
+  sd.capacity.max_participating = -1;
+  isoSim *s = NULL;
+  cr_expect_eq(iso_sim_create(m, &sd, &s), ISO_ERR_INVALID);
+  iso_model_destroy(m);
+  isoModel *k = NULL;
+  cr_assert_eq(iso_model_create(NULL, &k), ISO_OK);
+  femMesh b;
+  cr_assert_eq(fem_mesh_box(&b, 0.1, 0.1, 0.1, 1, 1, 1), 0);
+  isoDeformableDef d = iso_default_deformable_def();
+  d.nvert = b.nvert, d.ntet = b.ntet, d.vertices = b.X, d.tets = b.tet;
+  cr_assert_eq(iso_model_add_deformable(k, &d, NULL), ISO_OK);
+  isoBodyDef bd = iso_default_body_def();
+  cr_assert_eq(iso_model_add_body(k, &bd, NULL), ISO_OK);
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "ball";
+  g.body = 0;
+  cr_assert_eq(iso_model_add_geometry(k, &g, NULL), ISO_OK);
+  cr_assert_eq(iso_model_compile(k), ISO_OK);
+  cr_expect_eq(iso_sim_create(k, NULL, &s), ISO_ERR_UNSUPPORTED);
+  cr_expect(strstr(iso_last_error(), "sphere geometry 'ball'") != NULL, "%s", iso_last_error());
+  fem_mesh_free(&b);
+  iso_model_destroy(k);
+}
