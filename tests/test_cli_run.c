@@ -125,16 +125,6 @@ Test(cli_run, every_example_runs_strictly) {
       snprintf(args, sizeof args, "\"%s/%s\" --steps 5 --worlds 2 --backend cpu --strict --quiet --max-contacts 512",
                dirs[d], e->d_name);
       int rc = run(args, &out, &err);
-      if (strcmp(e->d_name, "soft_ball.sdf") == 0) {
-        /* Deformable bodies touch half-spaces only, so far: the sim refuses a soft ball over a
-         * box floor rather than let it fall through. This fails, on purpose, once deformable
-         * bodies touch rigid meshes. */
-        cr_assert_neq(rc, 0, "%s runs: drop this exception", e->d_name);
-        cr_assert(strstr(err, "would pass through box geometry"), "%s: %s", e->d_name, err);
-        free(out);
-        free(err);
-        continue;
-      }
       cr_assert_eq(rc, 0, "%s: %s", e->d_name, err);
       cr_assert_eq(err[0], '\0', "--quiet: nothing on stderr, got '%s'", err);
       cr_assert(strchr(out, '\n') == strrchr(out, '\n'), "--quiet: one line on stdout, got '%s'", out);

@@ -232,12 +232,46 @@ static isoStatus finish_asset(hydroAsset *a, const char *what) {
   return st;
 }
 
+/* The compliant asset each geometry shows deformable bodies (hydroGeom.def_asset): its own when
+ * it is compliant, else one built as if it were (shared like any asset). A shape that has none
+ * (a point sphere, a margin on a mesh) keeps −1 and a sim refuses it by name: its model still
+ * compiles, since rigid bodies may use it. */
+static void build_deformable_assets(const isoModel *m, modelHydro *h) {
+  for (int i = 0; i < m->ngeom; ++i) {
+    const isoGeometryDef *g = &m->geom[i];
+    hydroGeom *hg = &h->geom[i];
+    if (g->shape == ISO_SHAPE_HALFSPACE) continue;
+    if (hg->kind == HGEOM_TETS) {
+      hg->def_asset = hg->asset;
+      continue;
+    }
+    for (int a = 0; a < h->nasset && hg->def_asset < 0; ++a)
+      if (same_asset(g, HGEOM_TETS, &m->geom[h->asset[a].source], h->asset[a].kind)) hg->def_asset = a;
+    if (hg->def_asset >= 0) continue;
+    char what[160];
+    snprintf(what, sizeof what, "geometry '%.120s'", g->name);
+    hydroAsset *a = &h->asset[h->nasset];
+    memset(a, 0, sizeof *a);
+    a->kind = HGEOM_TETS;
+    a->source = i;
+    isoStatus st = g->shape == ISO_SHAPE_SPHERE && !(g->size[0] > 0) ? ISO_ERR_UNSUPPORTED : build_compliant(g, &a->tets, what);
+    if (st == ISO_OK) st = finish_asset(a, what);
+    if (st != ISO_OK) {
+      tet_mesh_free(&a->tets);
+      bvh_free(&a->bvh);
+      memset(a, 0, sizeof *a);
+      continue;
+    }
+    hg->def_asset = h->nasset++;
+  }
+}
+
 isoStatus hydro_build(const isoModel *m, modelHydro *h) {
   memset(h, 0, sizeof *h);
   isoStatus st = ISO_OK;
   int ng = m->ngeom;
   h->geom = (hydroGeom *)calloc((size_t)ng + 1, sizeof(hydroGeom));
-  h->asset = (hydroAsset *)calloc((size_t)ng + 1, sizeof(hydroAsset));
+  h->asset = (hydroAsset *)calloc(2 * (size_t)ng + 1, sizeof(hydroAsset)); /* room for deformable contact */
   size_t maxpair = (size_t)ng * (size_t)(ng > 0 ? ng - 1 : 0) / 2 + 1;
   h->pair = (hydroPair *)calloc(maxpair, sizeof(hydroPair));
   h->fallback = (hydroPair *)calloc(maxpair, sizeof(hydroPair));
@@ -249,7 +283,7 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
     const isoGeometryDef *g = &m->geom[i];
     hydroGeom *hg = &h->geom[i];
     hg->kind = hydro_kind_of(g);
-    hg->asset = -1;
+    hg->asset = hg->def_asset = -1;
     if (hg->kind != HGEOM_TETS && hg->kind != HGEOM_TRIS) continue;
     char what[160];
     for (int a = 0; a < h->nasset && hg->asset < 0; ++a)
@@ -267,6 +301,7 @@ isoStatus hydro_build(const isoModel *m, modelHydro *h) {
       return st;
     }
   }
+  if (m->deformables.n > 0) build_deformable_assets(m, h);
   for (int a = 0; a < ng; ++a)
     for (int b = a + 1; b < ng; ++b) {
       int first, second;

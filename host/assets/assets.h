@@ -35,6 +35,10 @@ typedef struct hydroAsset {
 typedef struct hydroGeom {
   int kind;      /* HGEOM_* */
   int asset;     /* index into assets, -1 when none */
+  int def_asset; /* the compliant tet asset deformable bodies touch (Drake samples a rigid
+                    geometry's compliant pressure field on a deformable surface, whatever its
+                    declared compliance); -1 without deformable bodies, for a half-space, or
+                    when the shape has no compliant representation */
 } hydroGeom;
 
 typedef struct hydroPair {

@@ -293,6 +293,8 @@ isoStatus model_flatten(const isoModel *m, modelFlat *f) {
   fill_geometries(m, &o);
   fill_assets(&m->hydro, &o);
   fill_deformables(&m->deformables, &o);
+  if (m->deformables.n > 0)
+    for (int g = 0; g < m->ngeom; ++g) o.geom_def_asset[g] = m->hydro.geom[g].def_asset;
   return ISO_OK;
 }
 

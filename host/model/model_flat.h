@@ -124,7 +124,8 @@ typedef struct modelSizes {
   X(int, def_pat_head, (long)FEM_PAT_HEAD * z->ndef) /* each body's factor pattern: counts, offsets */ \
   X(int, def_pat0, z->ndef + 1L)          /* body d's pattern in def_pat */                        \
   X(int, def_pat, z->ndpat)               /* the patterns (host/assets/fem_pattern.h) */          \
-  X(int, def_slot0, z->ndef + 1L)         /* body d's first block in a world's factor storage */
+  X(int, def_slot0, z->ndef + 1L)         /* body d's first block in a world's factor storage */ \
+  X(int, geom_def_asset, z->ndef ? (long)z->ngeom : 0L) /* the compliant asset it shows deformable bodies, -1: none */
 
 enum {
 #define MODEL_FLAT_ENUM(type, name, count) MF_##name,

@@ -38,21 +38,24 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
                     D->body[1].def.name);
   for (int g = 0; g < m->ngeom; ++g) {
     const isoGeometryDef *gd = &m->geom[g];
-    if (gd->shape == ISO_SHAPE_HALFSPACE && gd->body == ISO_WORLD_BODY) {
-      F->nhs++;
-      continue;
-    }
-    return iso_fail(ISO_ERR_UNSUPPORTED, "%s: deformable '%s' would pass through %s geometry '%s': contact of deformable "
-                    "bodies with anything but half-spaces fixed to the world is not supported yet", fn,
-                    D->body[0].def.name, iso_shape_name(gd->shape), gd->name);
+    const char *why = NULL;
+    if (gd->shape == ISO_SHAPE_HALFSPACE && gd->body != ISO_WORLD_BODY) why = "a half-space on a moving body";
+    else if (gd->shape != ISO_SHAPE_HALFSPACE && m->hydro.geom[g].def_asset < 0)
+      why = "a shape without a compliant hydroelastic representation (a point, or a margin on a mesh)";
+    else if (gd->body != ISO_WORLD_BODY && !m->trees.tree_free[m->trees.body_tree[gd->body]])
+      why = "a geometry on a jointed body";
+    if (why)
+      return iso_fail(ISO_ERR_UNSUPPORTED, "%s: deformable '%s' would pass through %s geometry '%s': contact of "
+                      "deformable bodies with %s is not supported yet", fn, D->body[0].def.name,
+                      iso_shape_name(gd->shape), gd->name, why);
+    F->ntouch++;
   }
-  F->touch = F->nhs > 0;
-  F->nhost = F->nhs + 3 * D->n + 2;
+  F->touch = F->ntouch > 0;
+  F->nhost = F->ntouch + 3 * D->n + 2;
   F->host = (int *)calloc((size_t)F->nhost, sizeof(int));
   if (!F->host) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
-  int *hs = F->host, *pcap = hs + F->nhs, *pslot0 = pcap + D->n, *aoff = pslot0 + D->n + 1;
-  for (int g = 0, k = 0; g < m->ngeom; ++g)
-    if (m->geom[g].shape == ISO_SHAPE_HALFSPACE) hs[k++] = g;
+  int *hs = F->host, *pcap = hs + F->ntouch, *pslot0 = pcap + D->n, *aoff = pslot0 + D->n + 1;
+  for (int g = 0; g < m->ngeom; ++g) hs[g] = g; /* every geometry, in index order */
   long tris = 0;
   pslot0[0] = aoff[0] = 0;
   for (int d = 0; d < D->n; ++d) {
@@ -69,7 +72,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   }
   if (cap->max_participating == 0 && D->n > 0) cap->max_participating = pcap[0] > 0 ? pcap[0] : FEM_AUTO_MAX_PARTICIPATING;
   if (cap->max_deformable_contacts == 0) {
-    long want = tris * F->nhs;
+    long want = tris * F->ntouch;
     cap->max_deformable_contacts = (int)(want < FEM_AUTO_MIN_CONTACTS   ? FEM_AUTO_MIN_CONTACTS
                                          : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
                                                                          : want);
@@ -78,7 +81,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   F->npart = pslot0[D->n];
   F->dofs = 3L * F->npart;
   F->a_reals = aoff[D->n];
-  F->hs_geom = hs, F->pcap = pcap, F->pslot0 = pslot0, F->aoff = aoff;
+  F->touch_geom = hs, F->pcap = pcap, F->pslot0 = pslot0, F->aoff = aoff;
   return ISO_OK;
 }
 
@@ -90,7 +93,7 @@ isoStatus sim_fem_upload(isoSim *s) {
   if (st == ISO_OK) st = backend_upload(&s->be, F->dev, F->host, bytes);
   if (st != ISO_OK) return st;
   const int *d = (const int *)F->dev;
-  F->hs_geom = d, F->pcap = d + F->nhs, F->pslot0 = F->pcap + F->ndef, F->aoff = F->pslot0 + F->ndef + 1;
+  F->touch_geom = d, F->pcap = d + F->ntouch, F->pslot0 = F->pcap + F->ndef, F->aoff = F->pslot0 + F->ndef + 1;
   return ISO_OK;
 }
 

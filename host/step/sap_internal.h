@@ -14,15 +14,17 @@
 typedef struct simFem {
   int ndef;
   int touch;       /* 1: some half-space can touch them, and the solver holds their cliques */
-  int nhs;         /* anchored half-spaces */
+  int ntouch;      /* geometries they can touch: half-spaces fixed to the world, and the
+                      compliant representations of geometries fixed to the world or on free
+                      bodies */
   int max_con;     /* deformable contacts per world */
   long dofs;       /* Σ 3·pcap: the solver's DoFs after the rigid ones */
   long a_reals;    /* Σ (3·pcap)²: their blocks of A */
   long npart;      /* Σ pcap */
-  int *host;       /* hs_geom (nhs) | pcap (ndef) | pslot0 (ndef + 1) | aoff (ndef + 1) */
+  int *host;       /* touch_geom (ntouch) | pcap (ndef) | pslot0 (ndef + 1) | aoff (ndef + 1) */
   int nhost;
   void *dev;       /* the same ints in backend memory (CUDA); NULL on the CPU */
-  const int *hs_geom, *pcap, *pslot0, *aoff; /* into the backend's copy */
+  const int *touch_geom, *pcap, *pslot0, *aoff; /* into the backend's copy */
 } simFem;
 
 typedef struct simSap {

@@ -24,7 +24,15 @@ femSapArgs step_fem_args(const stepCtx *c) {
   F->xd = c->xd, F->vd = c->vd, F->vs = c->fem_vs, F->L = c->fem_L, F->rhs = c->fem_b, F->work = c->fem_w;
   F->status = c->status;
   a.tri0 = m->def_tri0, a.tri = m->def_tri, a.def_contact = m->def_contact;
-  a.nhs = fm->nhs, a.hs_geom = fm->hs_geom, a.X_WG = m->geom_X_BG;
+  a.ntouch = fm->ntouch, a.touch_geom = fm->touch_geom;
+  a.geom_shape = m->geom_shape, a.geom_body = m->geom_body, a.geom_def_asset = m->geom_def_asset;
+  a.X_BG = m->geom_X_BG, a.X_WB = c->X_WB, a.nbody = c->nbody;
+  a.body_tree = m->body_tree, a.tree_clique = m->tree_clique;
+  a.geom_E = c->param[ISO_PARAM_GEOM_MODULUS];
+  a.asset_vert0 = m->asset_vert0, a.asset_elem0 = m->asset_elem0, a.asset_node0 = m->asset_node0;
+  a.asset_nnode = m->asset_nnode;
+  a.vert = m->vert, a.grad = m->grad, a.porig = m->porig, a.bvh_box = m->bvh_box;
+  a.elem = m->elem, a.bvh_elem = m->bvh_elem, a.node = m->node;
   a.pcap = fm->pcap, a.pslot0 = fm->pslot0, a.aoff = fm->aoff;
   a.nclique0 = m->z.nclique, a.nv0 = c->nv, a.a0 = m->z.a_size;
   a.max_con = fm->max_con;

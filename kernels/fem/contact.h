@@ -35,12 +35,15 @@
 #include <stdint.h>
 
 #include "isobar/world_status.h"
+#include "kernels/collide/box.h"
+#include "kernels/collide/bvh.h"
 #include "kernels/contact/build.h"
 #include "kernels/contact/combine.h"
 #include "kernels/core.h"
 #include "kernels/fem/contact_rec.h"
 #include "kernels/fem/world.h"
 #include "kernels/hydro/clip.h"
+#include "kernels/hydro/narrow.h"
 #include "kernels/hydro/polygon.h"
 #include "kernels/linalg/cholesky.h"
 #include "kernels/math/transform.h"
@@ -56,9 +59,19 @@ typedef struct femSapArgs {
   femArgs F;
   const int *tri0, *tri;     /* (ndef + 1), (ndtri, 3) surface triangles, body-local */
   const real *def_contact;   /* (ndef, DEF_NCON): dissipation, relaxation time, μ_s, μ_d */
-  int nhs;                   /* anchored half-spaces */
-  const int *hs_geom;        /* (nhs) their geometries */
-  const xform *X_WG;         /* (ngeom) the model's geometry poses (anchored: in the world) */
+  int ntouch;                /* geometries the bodies can touch (host/sim/sim_fem.c) */
+  const int *touch_geom;     /* (ntouch) */
+  const int *geom_shape, *geom_body, *geom_def_asset; /* (ngeom) the model's */
+  const xform *X_BG;         /* (ngeom) each geometry's pose in its body (or the world) */
+  const xform *X_WB;         /* (nworld, nbody) body poses of stage 1 */
+  int nbody;
+  const int *body_tree, *tree_clique; /* (nbody), (ntree): a free body's clique */
+  wfield geom_E;             /* (ngeom) hydroelastic moduli, per world */
+  /* the compiled model's assets (host/model/model_flat.h) */
+  const int *asset_vert0, *asset_elem0, *asset_node0, *asset_nnode;
+  const real *vert, *grad, *porig, *bvh_box;
+  const int *elem, *bvh_elem;
+  const bvhNode *node;
   const int *pcap;           /* (ndef) participating vertices a body may have per world */
   const int *pslot0;         /* (ndef + 1) each body's first slot in a world's lists */
   const int *aoff;           /* (ndef + 1) each body's block in a world's A, past the rigid ones */
@@ -80,6 +93,119 @@ typedef struct femSapArgs {
   uint32_t *status;          /* (nworld) */
 } femSapArgs;
 
+
+/* isoShape's half-space (include/isobar/geometry.h), which kernels do not include. */
+#define FEM_SHAPE_HALFSPACE 5
+
+/* Append one contact of body d's surface triangle t (vertices p, world) at centroid c with the
+ * rigid side's pressure p0 and gradient g; its vertices become participating (held ones stay
+ * out). Returns the new count; a full list sets ISO_WORLD_OVERFLOW. */
+static inline ISO_HD int fem_contact_add(const femSapArgs *a, int d, int t, const vec3 p[3], vec3 c, vec3 nhat_BA,
+                                         real area, real p0, real g, int geom, int clique, femContact *list, int n,
+                                         int *slot, uint32_t *bits) {
+  if (n >= a->max_con) {
+    *bits |= ISO_WORLD_OVERFLOW;
+    return n;
+  }
+  femContact *r = list + n;
+  r->point = c, r->normal = nhat_BA, r->area = area, r->p0 = p0, r->g = g;
+  r->body = d, r->tri = t - a->tri0[d], r->geom = geom, r->clique = clique;
+  /* barycentric coordinates of c in the triangle, from the sub-triangle areas */
+  const vec3 tn = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
+  const real inv = (real)1 / v3_dot(tn, tn);
+  r->bary[0] = v3_dot(v3_cross(v3_sub(p[1], c), v3_sub(p[2], c)), tn) * inv;
+  r->bary[1] = v3_dot(v3_cross(v3_sub(p[2], c), v3_sub(p[0], c)), tn) * inv;
+  r->bary[2] = (real)1 - r->bary[0] - r->bary[1];
+  const int *tv = a->tri + 3L * t;
+  const unsigned char *held = a->F.held + a->F.vert0[d];
+  for (int k = 0; k < 3; ++k)
+    if (!held[tv[k]]) slot[tv[k]] = 0; /* participating; numbered once all contacts are in */
+  return n + 1;
+}
+
+/* Body d's surface (positions x, world) against the half-space of pose X: every triangle facing
+ * it clipped by it; the pressure is C·depth at the polygon's centroid. */
+static inline ISO_HD int fem_halfspace_contacts(const femSapArgs *a, int d, const real *x, xform X, int geom,
+                                                int clique, femContact *list, int n, int *slot, uint32_t *bits) {
+  const vec3 nrm = quat_rotate(X.q, v3(0, 0, 1)), o = X.p;
+  for (int t = a->tri0[d]; t < a->tri0[d + 1]; ++t) {
+    const int *tv = a->tri + 3L * t;
+    vec3 p[3];
+    for (int k = 0; k < 3; ++k) p[k] = v3(x[3 * tv[k]], x[3 * tv[k] + 1], x[3 * tv[k] + 2]);
+    const vec3 tn = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
+    const real tl = v3_norm(tn);
+    if (!(tl > 0) || v3_dot(tn, nrm) > -FEM_NORMAL_FILTER_COS * tl) continue; /* facing away */
+    vec3 poly[HYDRO_CLIP_CAP];
+    const int m = hydro_clip_halfspace(p, 3, nrm, o, poly, HYDRO_CLIP_CAP);
+    if (m < 3) continue;
+    real area;
+    vec3 pn, c;
+    hydro_polygon_props(poly, m, &area, &pn, &c);
+    const real depth = -v3_dot(nrm, v3_sub(c, o));
+    if (!(area > (real)SAP_FACE_MIN_AREA) || !(depth > 0)) continue;
+    n = fem_contact_add(a, d, t, p, c, nrm, area, (real)FEM_CONTACT_GRADIENT * depth, (real)INFINITY, geom, clique,
+                        list, n, slot, bits);
+  }
+  return n;
+}
+
+/* Body d's surface against geometry `geom`'s compliant pressure field (its asset, posed at X,
+ * modulus E this world), reference §6.4: each triangle, in the geometry's frame, against the
+ * tets of the asset's BVH its box overlaps, clipped by each (hydro_tri_tet, with Drake's normal
+ * filter on the triangle's outward normal against the tet's pressure gradient). */
+static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, const real *x, xform X, int geom,
+                                           int clique, femContact *list, int n, int *slot, uint32_t *bits) {
+  const int as = a->geom_def_asset[geom], v0 = a->asset_vert0[as], e0 = a->asset_elem0[as];
+  const bvhNode *node = a->node + a->asset_node0[as];
+  const int nnode = a->asset_nnode[as];
+  const real E = wf_at(a->geom_E, w, geom, 1)[0];
+  for (int t = a->tri0[d]; t < a->tri0[d + 1]; ++t) {
+    const int *tv = a->tri + 3L * t;
+    vec3 pw[3], pg[3];
+    real lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int k = 0; k < 3; ++k) {
+      pw[k] = v3(x[3 * tv[k]], x[3 * tv[k] + 1], x[3 * tv[k] + 2]);
+      pg[k] = xf_inv_point(X, pw[k]);
+      lo[0] = fmin(lo[0], pg[k].x), lo[1] = fmin(lo[1], pg[k].y), lo[2] = fmin(lo[2], pg[k].z);
+      hi[0] = fmax(hi[0], pg[k].x), hi[1] = fmax(hi[1], pg[k].y), hi[2] = fmax(hi[2], pg[k].z);
+    }
+    const vec3 tn = v3_cross(v3_sub(pg[1], pg[0]), v3_sub(pg[2], pg[0]));
+    if (!(v3_norm2(tn) > 0) || nnode <= 0) continue;
+    int stack[BVH_STACK1], sp = 1;
+    stack[0] = 0;
+    while (sp > 0) {
+      const bvhNode *nd = node + stack[--sp];
+      if (!box_overlap_aabb(lo, hi, nd->lo, nd->hi)) continue;
+      if (!bvh_is_leaf(nd)) {
+        if (sp + 2 > BVH_STACK1) {
+          *bits |= ISO_WORLD_OVERFLOW; /* a tree deeper than its build allows: never, by construction */
+          break;
+        }
+        stack[sp++] = nd->b, stack[sp++] = nd->a;
+        continue;
+      }
+      for (int k = bvh_leaf_begin(nd); k < bvh_leaf_end(nd); ++k) {
+        const real *bx = a->bvh_box + 6L * (e0 + k);
+        if (!box_overlap_aabb(lo, hi, bx, bx + 3)) continue;
+        const int e = a->bvh_elem[e0 + k];
+        const int *te = a->elem + 4L * (e0 + e);
+        vec3 tet[4];
+        for (int q = 0; q < 4; ++q) {
+          const real *pv = a->vert + 3L * (v0 + te[q]);
+          tet[q] = v3(pv[0], pv[1], pv[2]);
+        }
+        const real *gr = a->grad + 3L * (e0 + e);
+        hydroFace f;
+        if (!hydro_tri_tet(pg, tn, tet, v3(E * gr[0], E * gr[1], E * gr[2]), E * a->porig[e0 + e], &f)) continue;
+        /* f.normal is the triangle's, out of the deformable: n̂_BA is its opposite */
+        n = fem_contact_add(a, d, t, pw, xf_point(X, f.centroid), v3_neg(xf_vector(X, f.normal)), f.area, f.p0, f.gM,
+                            geom, clique, list, n, slot, bits);
+      }
+    }
+  }
+  return n;
+}
+
 /* World w: contacts of every body with every half-space, the participating vertices and their
  * slots, and each contact's gather block. A full list or too many participating vertices sets
  * ISO_WORLD_OVERFLOW (the caller freezes the world). */
@@ -93,41 +219,15 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
   for (int d = 0; d < F->ndef; ++d) {
     const int v0 = F->vert0[d];
     const real *x = F->xd + (long)w * F->ndv3 + 3L * v0;
-    const unsigned char *held = F->held + v0;
     np[d] = 0;
-    for (int h = 0; h < a->nhs; ++h) {
-      const xform X = a->X_WG[a->hs_geom[h]];
-      const vec3 nrm = quat_rotate(X.q, v3(0, 0, 1)), o = X.p;
-      for (int t = a->tri0[d]; t < a->tri0[d + 1]; ++t) {
-        const int *tv = a->tri + 3L * t;
-        vec3 p[3];
-        for (int k = 0; k < 3; ++k) p[k] = v3(x[3 * tv[k]], x[3 * tv[k] + 1], x[3 * tv[k] + 2]);
-        const vec3 tn = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
-        const real tl = v3_norm(tn);
-        if (!(tl > 0) || v3_dot(tn, nrm) > -FEM_NORMAL_FILTER_COS * tl) continue; /* facing away */
-        vec3 poly[HYDRO_CLIP_CAP];
-        const int m = hydro_clip_halfspace(p, 3, nrm, o, poly, HYDRO_CLIP_CAP);
-        if (m < 3) continue;
-        real area;
-        vec3 pn, c;
-        hydro_polygon_props(poly, m, &area, &pn, &c);
-        const real depth = -v3_dot(nrm, v3_sub(c, o));
-        if (!(area > (real)SAP_FACE_MIN_AREA) || !(depth > 0)) continue;
-        if (n >= a->max_con) {
-          bits |= ISO_WORLD_OVERFLOW;
-          continue;
-        }
-        femContact *r = list + n++;
-        r->point = c, r->normal = nrm, r->area = area, r->depth = depth;
-        r->body = d, r->tri = t - a->tri0[d], r->geom = a->hs_geom[h];
-        /* barycentric coordinates of c in the triangle, from the sub-triangle areas */
-        const real inv = (real)1 / (tl * tl);
-        r->bary[0] = v3_dot(v3_cross(v3_sub(p[1], c), v3_sub(p[2], c)), tn) * inv;
-        r->bary[1] = v3_dot(v3_cross(v3_sub(p[2], c), v3_sub(p[0], c)), tn) * inv;
-        r->bary[2] = (real)1 - r->bary[0] - r->bary[1];
-        for (int k = 0; k < 3; ++k)
-          if (!held[tv[k]]) slot[v0 + tv[k]] = 0; /* participating; numbered below */
-      }
+    for (int h = 0; h < a->ntouch; ++h) {
+      const int geom = a->touch_geom[h], gb = a->geom_body[geom];
+      const xform X = gb < 0 ? a->X_BG[geom] : xf_mul(a->X_WB[(long)w * a->nbody + gb], a->X_BG[geom]);
+      const int clique = gb < 0 ? -1 : a->tree_clique[a->body_tree[gb]];
+      if (a->geom_shape[geom] == FEM_SHAPE_HALFSPACE)
+        n = fem_halfspace_contacts(a, d, x, X, geom, clique, list, n, slot + v0, &bits);
+      else
+        n = fem_mesh_contacts(a, w, d, x, X, geom, clique, list, n, slot + v0, &bits);
     }
   }
   /* slots in ascending vertex order per body */
@@ -216,7 +316,8 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
  * block). M: the geometries' contact materials; v: the world's warm start (for vn0). Returns
  * the new count, or −1 when the constraints do not fit. */
 static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const sapMaterials *M, const sapClique *cl,
-                                             const real *A_world, const real *v, sapCon *con, int n0, int max_con) {
+                                             const real *origin, const real *A_world, const real *v, sapCon *con,
+                                             int n0, int max_con) {
   const femContact *list = a->con + (long)w * a->max_con;
   const int nc = a->ncon[w];
   const real C = (real)FEM_CONTACT_GRADIENT;
@@ -224,14 +325,15 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
   for (int i = 0; i < nc; ++i) {
     const femContact *r = list + i;
     real k, phi0, fe0;
-    if (!sap_hydro_face_params(r->area, C * r->depth, C, (real)INFINITY, &k, &phi0, &fe0)) continue;
+    if (!sap_hydro_face_params(r->area, r->p0, C, r->g, &k, &phi0, &fe0)) continue;
     if (n >= max_con) return -1;
     sapCon *c = con + n++;
     c->kind = SAP_CON_DEF_CONTACT;
     c->rows = 3;
-    c->clique[0] = a->nclique0 + r->body, c->clique[1] = -1;
+    c->clique[0] = a->nclique0 + r->body, c->clique[1] = r->clique;
     c->block[0] = SAP_BLOCK_GATHER, c->block[1] = SAP_BLOCK_RIGID_POINT;
-    const vec3 o[2] = {v3_zero(), v3_zero()};
+    const real *ob = origin + 3L * (r->clique >= 0 ? r->clique : 0);
+    const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
     sapJac j = sap_jac_make(c, r->point, r->normal, o);
     j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
     const real *dc = a->def_contact + (long)DEF_NCON * r->body;
@@ -240,7 +342,9 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     p.stiction_tolerance = M->stiction_tolerance, p.beta = M->beta, p.sigma = M->sigma;
     p.mu = sap_combine_friction(dc[DEF_CON_MU_D], sap_mat(M->mu, w, r->geom, 2, 1));
     p.tau = sap_combine_relaxation_time(dc[DEF_CON_TAU], sap_mat(M->tau, w, r->geom, 1, 0));
-    p.d = sap_combine_hydro_dissipation(C, (real)INFINITY, dc[DEF_CON_D], sap_mat(M->d, w, r->geom, 1, 0));
+    /* the two sides' dissipations weighted by the other's stiffness (C against the rigid side's
+     * gradient along the normal; a half-space's is infinite, leaving the deformable's) */
+    p.d = sap_combine_hydro_dissipation(C, r->g, dc[DEF_CON_D], sap_mat(M->d, w, r->geom, 1, 0));
     real vc[3];
     sap_con_apply(&j, cl, v, vc);
     p.vn0 = vc[2];

@@ -13,11 +13,13 @@ typedef struct femContact {
   vec3 point;   /* the polygon's area centroid, world, at the step's start */
   vec3 normal;  /* n̂_BA: out of the rigid geometry B into the deformable A */
   real area;    /* m² */
-  real depth;   /* penetration of the centroid into the rigid geometry, m (> 0 inside) */
+  real p0;      /* the rigid side's pressure at the centroid, Pa (a half-space: C·depth) */
+  real g;       /* the rigid side's pressure gradient along n̂_AB, Pa/m (INFINITY: a half-space) */
   real bary[3]; /* the centroid's barycentric coordinates in the triangle */
   int body;     /* deformable body */
   int tri;      /* its surface triangle (index within the body) */
   int geom;     /* the rigid geometry */
+  int clique;   /* the rigid side's clique, −1 for a geometry fixed to the world */
   int cols[9];  /* the clique's columns of the block: 3·slot + axis of each vertex */
   real J[27];   /* the block, 3 rows [t_x, t_y, n] × 9, row-major: −b_k·R_WCᵀ per vertex */
 } femContact;

@@ -138,7 +138,7 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
   sapJac j;
   if (c->kind == SAP_CON_DEF_CONTACT) { /* a gather block held by its record */
     const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
-    const vec3 o[2] = {v3_zero(), v3_zero()};
+    const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};
     j = sap_jac_make(c, r->point, r->normal, o);
     j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
     return j;

@@ -1,6 +1,7 @@
 /* Tetrahedral meshes of boxes for the FEM tests (fem_meshes.h). */
 #include "support/fem_meshes.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 int fem_mesh_vertex(const femMesh *m, int i, int j, int k) {
@@ -90,4 +91,73 @@ int fem_mesh_rest(const femMesh *m, femTetRest *rest) {
     bad += fem_tet_rest(X, &rest[e]) != 0;
   }
   return bad;
+}
+
+/* The cube [-1, 1]³ onto the ball of radius 1 (a map that keeps the cube's symmetries). */
+static void cube_to_ball(const double c[3], double out[3]) {
+  const double x2 = c[0] * c[0], y2 = c[1] * c[1], z2 = c[2] * c[2];
+  out[0] = c[0] * sqrt(1 - y2 / 2 - z2 / 2 + y2 * z2 / 3);
+  out[1] = c[1] * sqrt(1 - z2 / 2 - x2 / 2 + z2 * x2 / 3);
+  out[2] = c[2] * sqrt(1 - x2 / 2 - y2 / 2 + x2 * y2 / 3);
+}
+
+int fem_mesh_ball_symmetric(femMesh *m, double R, int n) {
+  m->X = NULL;
+  m->tet = NULL;
+  if (n < 1 || !(R > 0)) return 1;
+  const int s = 2 * n + 1; /* half-step lattice: corners even, cell centres odd, face centres mixed */
+  int *id = (int *)malloc(sizeof(int) * (size_t)(s * s * s));
+  m->nx = m->ny = m->nz = n;
+  m->ntet = 24 * n * n * n;
+  m->X = (double *)malloc(sizeof(double) * 3 * (size_t)(s * s * s));
+  m->tet = (int *)malloc(sizeof(int) * 4 * (size_t)m->ntet);
+  if (!id || !m->X || !m->tet) {
+    free(id);
+    fem_mesh_free(m);
+    return 1;
+  }
+  m->nvert = 0;
+  for (int k = 0; k < s; ++k)
+    for (int j = 0; j < s; ++j)
+      for (int i = 0; i < s; ++i) {
+        const int odd = (i & 1) + (j & 1) + (k & 1);
+        int *v = id + (k * s + j) * s + i;
+        *v = -1;
+        if (odd == 1) continue; /* edge midpoints are not vertices */
+        const double c[3] = {(double)i / n - 1, (double)j / n - 1, (double)k / n - 1};
+        double b[3];
+        cube_to_ball(c, b);
+        for (int a = 0; a < 3; ++a) m->X[3 * m->nvert + a] = R * b[a];
+        *v = m->nvert++;
+      }
+  /* each cell: its centre, each face's centre and the face's four corners in turn */
+  static const int axis_u[3] = {1, 2, 0}, axis_w[3] = {2, 0, 1};
+  int t = 0;
+  for (int k = 0; k < n; ++k)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        const int C[3] = {2 * i + 1, 2 * j + 1, 2 * k + 1};
+        for (int ax = 0; ax < 3; ++ax)
+          for (int side = -1; side <= 1; side += 2) {
+            int F[3] = {C[0], C[1], C[2]};
+            F[ax] += side;
+            static const int du[4] = {-1, 1, 1, -1}, dw[4] = {-1, -1, 1, 1};
+            for (int q = 0; q < 4; ++q) {
+              int P0[3] = {F[0], F[1], F[2]}, P1[3] = {F[0], F[1], F[2]};
+              P0[axis_u[ax]] += du[q], P0[axis_w[ax]] += dw[q];
+              P1[axis_u[ax]] += du[(q + 1) % 4], P1[axis_w[ax]] += dw[(q + 1) % 4];
+              int *tt = m->tet + 4 * t++;
+              tt[0] = id[(C[2] * s + C[1]) * s + C[0]];
+              tt[1] = id[(F[2] * s + F[1]) * s + F[0]];
+              tt[2] = id[(P0[2] * s + P0[1]) * s + P0[0]];
+              tt[3] = id[(P1[2] * s + P1[1]) * s + P1[0]];
+              if (tet_vol6(m, tt) < 0) {
+                const int tmp = tt[2];
+                tt[2] = tt[3], tt[3] = tmp;
+              }
+            }
+          }
+      }
+  free(id);
+  return 0;
 }

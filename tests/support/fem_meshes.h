@@ -19,6 +19,13 @@ typedef struct femMesh {
  * out of memory. */
 int fem_mesh_box(femMesh *m, double Lx, double Ly, double Lz, int nx, int ny, int nz);
 
+/* A ball of radius R centred at the origin with every symmetry of the cube: the cube [-1, 1]³ in
+ * n³ cells, each cut into 24 tets (its centre, each face's centre and the face's edges), mapped
+ * onto the ball by a map that keeps the cube's symmetries. Vertices are the cells' corners,
+ * centres and face centres; the mesh is mirror-symmetric in x, y and z and in x ↔ y. Returns 0,
+ * or 1 on bad sizes or when out of memory (fem_mesh_free releases it). */
+int fem_mesh_ball_symmetric(femMesh *m, double R, int n);
+
 /* Release the arrays of a mesh built by fem_mesh_box (a zeroed mesh is fine). */
 void fem_mesh_free(femMesh *m);
 
