@@ -15,7 +15,12 @@ Writes bench/compare/RESULTS.md, results.json and the PNG plots.
 Then the jointed scenes (bench/compare/joints.py): joint angles over time against Drake and
 speed per world-step, on isobar's pendulum examples and Drake's own acrobot and cart-pole files.
 
-Environment: COMPARE_REPS (repetitions, default 3), COMPARE_QUICK=1 (a short smoke run).
+Then the deformable bodies (bench/compare/deformables.py): every vertex against Drake's
+DeformableModel, and speed per step.
+
+Environment: COMPARE_REPS (repetitions, default 3), COMPARE_QUICK=1 (a short smoke run),
+COMPARE_ONLY=deformables (only the deformable bodies: their section of RESULTS.md is replaced,
+the rest of the file kept, and results.json's "deformables" entry updated).
 """
 import datetime
 import json
@@ -37,6 +42,7 @@ ISOBAR = os.path.join(ROOT, "build-release", "isobar")
 PROBE = os.path.join(OUT, "iso_probe")
 sys.path.insert(0, HERE)
 
+import deformables  # noqa: E402
 import drake_run as dr  # noqa: E402
 import joints  # noqa: E402
 
@@ -157,7 +163,7 @@ def compare_parameters(f, drake_file):
                 checked += 1
                 if not np.allclose(e[k], d[k], rtol=1e-12, atol=1e-15):
                     mismatches.append(f"{e['body']} {k}: isobar {e[k]}, Drake {d[k]}")
-        else:
+        elif "geometry" in e:  # deformable bodies' lines: bench/compare/deformables.py
             parts = e["geometry"].split("::")
             d = d_g.get(parts[0] + "::" + parts[-1])
             if d is None:
@@ -725,6 +731,8 @@ CAUSES = [
 
 
 def main():
+    if os.environ.get("COMPARE_ONLY") == "deformables":
+        return deformables.main_only(REPS, wait_quiet)
     t_start = time.time()
     os.makedirs(OUT, exist_ok=True)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -775,6 +783,9 @@ def main():
     log("jointed scenes: joint angles against Drake, speed")
     jres = joints.run_all(REPS)
 
+    log(f"deformable bodies: every vertex against Drake, speed ({REPS} repetitions)")
+    dres, dlines = deformables.report(REPS, wait_quiet)
+
     log("plots and RESULTS.md")
     plot_trajectories(trajs, os.path.join(HERE, "trajectories.png"))
     plot_speed(sp, os.path.join(HERE, "speed.png"))
@@ -791,8 +802,9 @@ def main():
     write_results(meta, params, agree, sp, notes)
     with open(os.path.join(HERE, "RESULTS.md"), "a") as fh:
         fh.write("\n".join(joints.markdown(jres)) + "\n")
+        fh.write("\n".join(dlines) + "\n")
     json.dump({"meta": {k: v for k, v in meta.items() if k != "causes"}, "params": params, "agreement": agree,
-               "speed": sp, "drake_patched": notes, "joints": jres},
+               "speed": sp, "drake_patched": notes, "joints": jres, "deformables": dres},
               open(os.path.join(HERE, "results.json"), "w"), indent=1, default=float)
     log(f"done in {meta['elapsed']:.0f} s: bench/compare/RESULTS.md")
 

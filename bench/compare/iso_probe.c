@@ -23,7 +23,13 @@
  * defaults, 256 and 2048); nothing else differs from isobar run.
  *
  * --params FILE writes what isobar read from the file, as JSON lines: each body's mass, centre of
- * mass and inertia, each geometry's compliance and contact material.
+ * mass and inertia, each geometry's compliance and contact material, each deformable body's
+ * material and mesh sizes.
+ *
+ * --vertices FILE writes world 0's deformable vertices at every recorded step (--every) as CSV,
+ * two rows per step: `step,p,x0,y0,z0,x1,...` (ISO_STATE_VERTEX_POSITION, every deformable body
+ * in model order) and `step,v,...` (ISO_STATE_VERTEX_VELOCITY); `isobar run --record` keeps only
+ * each body's mean, and the comparison with Drake wants every vertex.
  *
  * --time [--worlds N] [--threads T] [--warmup W] writes no CSV: it steps N worlds on T threads,
  * W steps untimed (the first steps also pay for first-touch page faults of the sim's buffers,
@@ -64,6 +70,14 @@ static int write_params(const isoModel *m, const char *path) {
             d.name, comp[d.compliance], d.hydroelastic_modulus, d.hunt_crossley_dissipation, d.relaxation_time,
             d.mu_static, d.mu_dynamic, d.point_stiffness);
   }
+  for (int k = 0; k < iso_model_deformable_count(m); ++k) {
+    isoDeformableDef d;
+    iso_model_get_deformable(m, k, &d);
+    fprintf(f, "{\"deformable\": \"%s\", \"E\": %.17g, \"nu\": %.17g, \"rho\": %.17g, \"alpha\": %.17g, "
+               "\"beta\": %.17g, \"material\": %d, \"nvert\": %d, \"ntet\": %d}\n",
+            d.name, d.youngs_modulus, d.poissons_ratio, d.mass_density, d.mass_damping, d.stiffness_damping,
+            (int)d.material, d.nvert, d.ntet);
+  }
   fclose(f);
   return 0;
 }
@@ -93,7 +107,7 @@ static int write_faces(isoSim *sim, const char *path) {
 }
 
 int main(int argc, char **argv) {
-  const char *scene = NULL, *out_path = NULL, *faces_path = NULL, *params_path = NULL;
+  const char *scene = NULL, *out_path = NULL, *faces_path = NULL, *params_path = NULL, *vert_path = NULL;
   long long faces_at = -1;
   int worlds = 1, threads = 1, timing = 0;
   long long warmup = 0;
@@ -117,6 +131,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--time")) timing = 1;
     else if (!strcmp(o, "--warmup") && val) warmup = atoll(argv[++i]);
     else if (!strcmp(o, "--params") && val) params_path = argv[++i];
+    else if (!strcmp(o, "--vertices") && val) vert_path = argv[++i];
     else if (!strcmp(o, "--initial-velocity") && val && niv < 16) iv[niv++] = argv[++i];
     else if (o[0] != '-' && !scene) scene = o;
     else {
@@ -127,8 +142,8 @@ int main(int argc, char **argv) {
   if (!scene || every < 1 || worlds < 1 || threads < 1) {
     fprintf(stderr, "usage: iso_probe SCENE [--steps S] [--dt DT] [--every K] [--max-contacts N] "
                     "[--max-candidates N] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]... [--out FILE] "
-                    "[--params FILE] [--faces-at K --faces-out FILE] [--time [--worlds N] [--threads T] "
-                    "[--warmup W]]\n");
+                    "[--params FILE] [--vertices FILE] [--faces-at K --faces-out FILE] [--time [--worlds N] "
+                    "[--threads T] [--warmup W]]\n");
     return 2;
   }
 
@@ -209,6 +224,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   fprintf(f, "step,time,body,px,py,pz,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,tx,ty,tz,fx,fy,fz,status\n");
+  const int n3 = iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  double *xv = malloc(sizeof(double) * ((size_t)n3 + 1));
+  FILE *fv = vert_path ? fopen(vert_path, "w") : NULL;
+  if (vert_path && (!fv || !xv)) {
+    perror(vert_path);
+    return 1;
+  }
   for (long long s = 0; s <= steps; ++s) {
     if (s > 0 && (st = iso_sim_step(sim)) != ISO_OK) return die("stepping", st);
     if (s == faces_at && faces_path && write_faces(sim, faces_path) != 0) return 1;
@@ -219,6 +241,12 @@ int main(int argc, char **argv) {
     iso_sim_get_body_velocities(sim, iso_worlds_one(0), v); /* wx wy wz vx vy vz per body */
     iso_sim_get_state(sim, ISO_STATE_TIME, iso_worlds_one(0), &t);
     iso_sim_get_status(sim, iso_worlds_one(0), &bits);
+    for (int kind = 0; fv && kind < 2; ++kind) {
+      iso_sim_get_state(sim, kind ? ISO_STATE_VERTEX_VELOCITY : ISO_STATE_VERTEX_POSITION, iso_worlds_one(0), xv);
+      fprintf(fv, "%lld,%c", s, kind ? 'v' : 'p');
+      for (int i = 0; i < n3; ++i) fprintf(fv, ",%.17g", xv[i]);
+      fputc('\n', fv);
+    }
     for (int b = 0; b < nb; ++b) {
       isoBodyDef bd;
       double w[6] = {0, 0, 0, 0, 0, 0};
@@ -231,6 +259,8 @@ int main(int argc, char **argv) {
     }
   }
   if (f != stdout) fclose(f);
+  if (fv) fclose(fv);
+  free(xv);
   f = out_path ? stdout : stderr;
 
   uint32_t bits = 0;

@@ -9,7 +9,10 @@
 # trajectories.png and speed.png. Downloads ~300 MB the
 # first time; about 8 minutes on 2 cores after that (more when another job shares the machine:
 # each timing waits for idle CPUs, 150 s at most in all). COMPARE_REPS=N sets the repetitions
-# (default 3), COMPARE_QUICK=1 makes a short smoke run.
+# (default 3), COMPARE_QUICK=1 makes a short smoke run. COMPARE_ONLY=deformables runs only the
+# deformable bodies (bench/compare/deformables.py; about a minute and a half) and merges their
+# section into RESULTS.md; it needs only drake. COMPARE_VENV=DIR uses another virtual environment
+# that holds the pinned drake instead of bench/compare/.venv.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,15 +32,19 @@ if ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
   SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
   $SUDO apt-get update -q && $SUDO apt-get install -y -q python3-venv
 fi
-if [[ ! -x "$HERE/.venv/bin/python" ]]; then
-  say "creating bench/compare/.venv"
-  python3 -m venv "$HERE/.venv"
+VENV="${COMPARE_VENV:-$HERE/.venv}"
+if [[ ! -x "$VENV/bin/python" ]]; then
+  say "creating $VENV"
+  python3 -m venv "$VENV"
 fi
-PY="$HERE/.venv/bin/python"
+PY="$VENV/bin/python"
+ONLY_DRAKE=False; [[ "${COMPARE_ONLY:-}" == deformables ]] && ONLY_DRAKE=True
 if ! "$PY" - <<EOF >/dev/null 2>&1
 from importlib.metadata import version as v
-assert v("drake") == "$DRAKE_VERSION" and v("mujoco") == "$MUJOCO_VERSION"
-assert v("matplotlib") == "$MATPLOTLIB_VERSION" and v("numpy") == "$NUMPY_VERSION"
+import matplotlib, numpy
+assert v("drake") == "$DRAKE_VERSION"
+assert $ONLY_DRAKE or v("mujoco") == "$MUJOCO_VERSION"
+assert $ONLY_DRAKE or (v("matplotlib") == "$MATPLOTLIB_VERSION" and v("numpy") == "$NUMPY_VERSION")
 EOF
 then
   say "installing drake $DRAKE_VERSION, mujoco $MUJOCO_VERSION, matplotlib $MATPLOTLIB_VERSION"

@@ -1,0 +1,424 @@
+"""Deformable bodies in the comparison (called from compare.py): every vertex against Drake.
+
+Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load.
+  - Drake: the same file through its Parser into a discrete MultibodyPlant (SAP, lagged, the
+    file's time step), a DeformableModel body, Simulator.AdvanceTo one step at a time, the vertex
+    positions and velocities from DeformableModel.GetPositions / GetVelocities at each sample.
+  - isobar: bench/compare/iso_probe --vertices (every vertex at each sample), `isobar run
+    --record` (each body's mean per step) and `--deformed` (world 0's final mesh, VTK), checked
+    to agree with the probe.
+Checked first: the materials each side read, that Drake keeps the .vtk file's vertex order
+(its step-0 positions against isobar's rest positions), and which vertices the wall boundary
+condition holds on each side (vertices whose velocity after one step is exactly zero: gravity
+moves every other one). If the installed Drake held none although the file has a
+drake:wall_boundary_condition, the wall would be applied in code (SetWallBoundaryCondition) and
+the report says so.
+Reported: the largest vertex-position difference over the run and at the end, relative to the
+largest vertex displacement (the tip deflection); the mean-position trajectories (plot); steps
+where Drake's velocities did not change at all (its FEM solver skips the solve when the residual
+norm is below 1e-6; isobar always solves); speed per step: isobar one world on one thread
+(`isobar run`, the whole trajectory), 1024 worlds on two threads (iso_probe --time, a window of
+steps after a warm-up), Drake one world."""
+import contextlib
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+OUT = os.path.join(HERE, "out")
+ISOBAR = os.path.join(ROOT, "build-release", "isobar")
+PROBE = os.path.join(OUT, "iso_probe")
+QUICK = os.environ.get("COMPARE_QUICK") == "1"
+WORLDS = 1024
+DRAKE_RESIDUAL_EXIT = 1e-6  # FemSolver: no solve when ‖b‖ < 1e-6 (drake_algorithms.md §6.3)
+
+# key, file (examples/), title, steps, sampled every, (warm-up, window) of the WORLDS-world timing
+# on two threads or None for no timing. The soft ball and the grasp join as rows once isobar
+# steps deformables in contact.
+DEF_SCENES = [
+    ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, (10, 20)),
+    ("beam_rest", "soft_beam", "the same cantilever to rest, 20 s (every 100th step)", 20000, 100, None),
+]
+if QUICK:
+    DEF_SCENES = [(k, f, t, min(s, 200), e, w and (2, 5)) for k, f, t, s, e, w in DEF_SCENES]
+
+
+def log(*a):
+    print(time.strftime("%H:%M:%S"), *a, flush=True)
+
+
+def scene_dt(path):
+    m = re.search(r"<max_step_size>\s*([0-9.eE+-]+)\s*</max_step_size>", open(path).read())
+    return float(m.group(1)) if m else 1e-3
+
+
+def file_walls(path):
+    """The drake:wall_boundary_condition planes of a file, [(point, normal)] (world frame)."""
+    text = open(path).read()
+    out = []
+    for blk in re.findall(r"<drake:wall_boundary_condition>(.*?)</drake:wall_boundary_condition>", text, re.S):
+        p = re.search(r"<drake:point_on_plane>([^<]*)<", blk).group(1).split()
+        n = re.search(r"<drake:outward_normal>([^<]*)<", blk).group(1).split()
+        out.append((np.array(p, float), np.array(n, float)))
+    return out
+
+
+@contextlib.contextmanager
+def _cwd(path):
+    # Drake resolves relative URIs against the working directory (drake_run.py)
+    old = os.getcwd()
+    os.chdir(path)
+    try:
+        yield
+    finally:
+        os.chdir(old)
+
+
+# ---- Drake ---------------------------------------------------------------------------------------
+
+class DrakeDeformable:
+    """A scene's first deformable body in a discrete plant (SAP, lagged), ready to step."""
+
+    def __init__(self, path, dt, walls_in_code=()):
+        from pydrake.multibody.parsing import Parser
+        from pydrake.multibody.plant import AddMultibodyPlant, MultibodyPlantConfig
+        from pydrake.multibody.tree import DeformableBodyIndex
+        from pydrake.systems.analysis import Simulator
+        from pydrake.systems.framework import DiagramBuilder
+        builder = DiagramBuilder()
+        config = MultibodyPlantConfig(time_step=dt, discrete_contact_approximation="lagged")
+        self.plant, _ = AddMultibodyPlant(config, builder)
+        path = os.path.abspath(path)
+        with _cwd(os.path.dirname(path)):
+            Parser(self.plant).AddModels(os.path.basename(path))
+        self.dm = self.plant.deformable_model()
+        if self.dm.num_bodies() != 1:
+            raise RuntimeError(f"{path}: Drake reads {self.dm.num_bodies()} deformable bodies, expected 1")
+        self.body_id = self.dm.GetBodyId(DeformableBodyIndex(0))
+        for p, n in walls_in_code:
+            self.dm.SetWallBoundaryCondition(self.body_id, p, n)
+        self.plant.Finalize()
+        self.diagram = builder.Build()
+        self.dt = dt
+        self.simulator = Simulator(self.diagram)
+        self.ctx = self.plant.GetMyContextFromRoot(self.simulator.get_mutable_context())
+        self.simulator.Initialize()
+
+    def config(self):
+        c = self.dm.GetBody(self.body_id).config()
+        return {"name": self.dm.GetBody(self.body_id).name(), "E": c.youngs_modulus(), "nu": c.poissons_ratio(),
+                "rho": c.mass_density(), "alpha": c.mass_damping_coefficient(),
+                "beta": c.stiffness_damping_coefficient(), "material": str(c.material_model())}
+
+    def pv(self):
+        """Vertex positions and velocities, each (n, 3)."""
+        return (np.asarray(self.dm.GetPositions(self.ctx, self.body_id)).T.copy(),
+                np.asarray(self.dm.GetVelocities(self.ctx, self.body_id)).T.copy())
+
+    def trajectory(self, steps, every):
+        """P, V (samples, n, 3) at steps 0, every, 2·every, ..., steps; and the steps after which
+        the velocities were bitwise those before it (the FEM solve skipped), with the largest
+        vertex speed before the first of them and how many of them left the positions unchanged
+        too (no update at all, which an early exit would not do: it still moves q by δt·v)."""
+        p, v = self.pv()
+        P, V, frozen = [p], [v], {"steps": [], "speed_before": None, "p_unchanged": 0}
+        for k in range(1, steps + 1):
+            self.simulator.AdvanceTo(k * self.dt)
+            p1, v1 = self.pv()
+            if np.array_equal(v1, v):
+                if not frozen["steps"]:
+                    frozen["speed_before"] = float(np.max(np.linalg.norm(v, axis=1)))
+                frozen["steps"].append(k)
+                frozen["p_unchanged"] += int(np.array_equal(p1, p))
+            p, v = p1, v1
+            if k % every == 0 or k == steps:
+                P.append(p)
+                V.append(v)
+        return np.array(P), np.array(V), frozen
+
+    def time(self, steps):
+        t0 = time.perf_counter()
+        self.simulator.AdvanceTo(steps * self.dt)
+        return (time.perf_counter() - t0) / steps
+
+
+def drake_scene(path, dt):
+    """The Drake scene with the file's walls held: Drake's parser applies them (1.51.1 does); if
+    the installed one holds no vertex though the file has walls, they are applied in code."""
+    walls = file_walls(path)
+    s = DrakeDeformable(path, dt)
+    s.simulator.AdvanceTo(dt)
+    held = int(np.sum(np.all(s.pv()[1] == 0.0, axis=1)))
+    if walls and held == 0:
+        return DrakeDeformable(path, dt, walls), "code (SetWallBoundaryCondition): the parser held no vertex"
+    return DrakeDeformable(path, dt), "the parser (drake:wall_boundary_condition)" if walls else "none in the file"
+
+
+# ---- isobar --------------------------------------------------------------------------------------
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({p.returncode}):\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def read_vertices(path):
+    """P, V (samples, n, 3) and the sampled steps from iso_probe --vertices."""
+    P, V, steps = [], [], []
+    with open(path) as fh:
+        for line in fh:
+            c = line.rstrip("\n").split(",")
+            x = np.array(c[2:], float).reshape(-1, 3)
+            if c[1] == "p":
+                P.append(x)
+                steps.append(int(c[0]))
+            else:
+                V.append(x)
+    return np.array(P), np.array(V), steps
+
+
+def read_vtk_points(path):
+    tok = open(path).read().split()
+    i = tok.index("POINTS")
+    n = int(tok[i + 1])
+    return np.array(tok[i + 3:i + 3 + 3 * n], float).reshape(n, 3)
+
+
+def read_record_means(path):
+    """(steps+1, 3) mean positions of the first deformable body from `isobar run --record`."""
+    rows = [l.split(",") for l in open(path).read().splitlines()[1:]]
+    return np.array([[float(x) for x in r[4:7]] for r in rows if r[2] == "0"])
+
+
+# ---- one scene -----------------------------------------------------------------------------------
+
+def agreement(key, f, steps, every):
+    path = os.path.join(ROOT, "examples", f + ".sdf")
+    dt = scene_dt(path)
+    vfile, pfile = os.path.join(OUT, key + "_vertices.csv"), os.path.join(OUT, key + "_params.jsonl")
+    rec, vtk = os.path.join(OUT, key + "_record.csv"), os.path.join(OUT, key + "_deformed.vtk")
+    run([PROBE, path, "--steps", str(steps), "--every", str(every), "--out", os.devnull, "--vertices", vfile,
+         "--params", pfile])
+    run([ISOBAR, "run", path, "--worlds", "1", "--steps", str(steps), "--backend", "cpu", "--threads", "1",
+         "--record", rec, "--deformed", vtk, "--quiet"])
+    IP, IV, isteps = read_vertices(vfile)
+    means = read_record_means(rec)
+    iso_par = [json.loads(l) for l in open(pfile) if '"deformable"' in l][0]
+    s, wall_from = drake_scene(path, dt)
+    cfg = s.config()
+    mism = [f"{k}: isobar {iso_par[k]}, Drake {cfg[k]}" for k in ("E", "nu", "rho", "alpha", "beta")
+            if not np.isclose(iso_par[k], cfg[k], rtol=1e-15, atol=0)]
+    if cfg["material"] != "MaterialModel.kLinearCorotated":
+        mism.append(f"material: Drake {cfg['material']}")
+    p0, _ = s.pv()
+    order_dp = float(np.max(np.abs(p0 - IP[0])))
+    if p0.shape != IP[0].shape or order_dp > 1e-12:
+        raise RuntimeError(f"{key}: Drake's vertices at rest are not isobar's in the same order "
+                           f"(shapes {p0.shape} / {IP[0].shape}, largest difference {order_dp:g} m)")
+    DP, DV, frozen = s.trajectory(steps, every)
+    # held vertices: exactly zero velocity after the first step (every sample of a held vertex)
+    held_d = np.all(np.all(DV[1:] == 0.0, axis=2), axis=0)
+    held_i = np.all(np.all(IV[1:] == 0.0, axis=2), axis=0)
+    dp = np.max(np.linalg.norm(IP - DP, axis=2), axis=1)
+    dv = np.max(np.linalg.norm(IV - DV, axis=2), axis=1)
+    defl = np.max(np.linalg.norm(DP - DP[0:1], axis=2), axis=1)  # the tip, for a cantilever
+    dmean = np.mean(DP, axis=1)
+    res = {
+        "file": f"examples/{f}.sdf", "steps": steps, "every": every, "dt": dt, "nvert": int(IP.shape[1]),
+        "ntet": iso_par["ntet"], "material_mismatches": mism, "order_dp": order_dp, "wall_from": wall_from,
+        "held_isobar": int(held_i.sum()), "held_drake": int(held_d.sum()),
+        "held_same": bool(np.array_equal(held_i, held_d)),
+        "dp": float(dp.max()), "dp_step": int(isteps[int(np.argmax(dp))]), "dp_end": float(dp[-1]),
+        "defl": float(defl.max()), "defl_end": float(defl[-1]),
+        "rel": float(dp.max() / defl.max()), "rel_end": float(dp[-1] / defl[-1]),
+        "dv": float(dv.max()), "vmax": float(np.max(np.linalg.norm(DV, axis=2))),
+        "mean_d_end": dmean[-1].tolist(), "mean_i_end": means[-1].tolist(),
+        "mean_dp": float(np.max(np.linalg.norm(means[isteps] - dmean, axis=1))),
+        # isobar's own outputs against each other: --record means and --deformed against the probe
+        "record_vs_probe": float(np.max(np.abs(means[isteps] - IP.mean(axis=1)))),
+        "vtk_vs_probe": float(np.max(np.abs(read_vtk_points(vtk) - IP[-1]))),
+        "frozen": len(frozen["steps"]), "first_frozen": frozen["steps"][0] if frozen["steps"] else None,
+        "last_solved": max(set(range(1, steps + 1)) - set(frozen["steps"]), default=0),
+        "frozen_speed_before": frozen["speed_before"], "frozen_p_unchanged": frozen["p_unchanged"],
+        "vmax_end": float(np.max(np.linalg.norm(DV[-1], axis=1))),
+        "vmax_end_isobar": float(np.max(np.linalg.norm(IV[-1], axis=1))),
+    }
+    traj = {"t": np.array(isteps) * dt, "mean_i": means[isteps], "mean_d": dmean, "dp": dp}
+    return res, traj
+
+
+def speed(key, f, steps, window, reps, wait):
+    path = os.path.join(ROOT, "examples", f + ".sdf")
+    dt = scene_dt(path)
+    warm, n = window
+    s = {"iso1": [], "isoN": [], "drake": []}
+    busy = []  # wait()'s busy fraction of all CPUs (another job) before each sample
+    for _ in range(reps):
+        busy.append(wait())
+        j = run([ISOBAR, "run", path, "--worlds", "1", "--steps", str(steps), "--backend", "cpu", "--threads", "1",
+                 "--quiet"])
+        s["iso1"].append(j["wall_s"] / steps)
+        busy.append(wait())
+        j = run([PROBE, path, "--time", "--worlds", str(WORLDS), "--threads", "2", "--warmup", str(warm),
+                 "--steps", str(n)])
+        s["isoN"].append(j["wall_s"] / (WORLDS * n))
+        d = DrakeDeformable(path, dt)  # built before the timing: only AdvanceTo is timed
+        busy.append(wait())
+        s["drake"].append(d.time(steps))
+    return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "window": window,
+                                                               "busy": [b for b in busy if b is not None]}
+
+
+def run_all(reps, wait=lambda: None):
+    """Every deformable scene: {key: {"title", "agreement", "speed"} or {"title", "error"}}, and
+    the trajectories for the plot."""
+    out, trajs = {}, {}
+    for key, f, title, steps, every, window in DEF_SCENES:
+        try:
+            a, trajs[key] = agreement(key, f, steps, every)
+            log(f"  {key}: max vertex |dp| {a['dp']:.3g} m (rel {a['rel']:.2g}), end {a['dp_end']:.3g} m, "
+                f"Drake skipped {a['frozen']} solves")
+            sp = speed(key, f, steps, window, reps, wait) if window else None
+            if sp:
+                log(f"  {key}: {sp['iso1'] * 1e6:.3g} µs/step isobar, {sp['isoN'] * 1e6:.3g} µs/world-step "
+                    f"({WORLDS} worlds, 2 threads), {sp['drake'] * 1e6:.3g} µs/step Drake")
+            out[key] = {"title": title, "agreement": a, "speed": sp}
+        except Exception as e:  # a scene one side cannot run is reported, not fatal
+            out[key] = {"title": title, "error": str(e).strip().splitlines()[0][:300]}
+            log(f"  {key}: {out[key]['error']}")
+    return out, trajs
+
+
+# ---- report --------------------------------------------------------------------------------------
+
+def plot(trajs, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    keys = list(trajs)
+    fig, axes = plt.subplots(len(keys), 3, figsize=(12, 3.3 * len(keys)), squeeze=False)
+    for row, key in zip(axes, keys):
+        tr = trajs[key]
+        for ax, (j, name) in zip(row[:2], ((2, "z"), (1, "y"))):
+            ax.plot(tr["t"], tr["mean_i"][:, j], lw=2.2, alpha=0.55, label="isobar")
+            ax.plot(tr["t"], tr["mean_d"][:, j], "k--", lw=0.9, label="Drake")
+            ax.set_title(f"{key}: mean vertex {name} (m)", fontsize=10)
+        row[2].semilogy(tr["t"], np.maximum(tr["dp"], 1e-17), lw=1)
+        row[2].set_title(f"{key}: max over vertices |p_isobar − p_Drake| (m)", fontsize=10)
+        for ax in row:
+            ax.set_xlabel("t (s)", fontsize=8)
+            ax.tick_params(labelsize=8)
+            ax.grid(alpha=0.3)
+        row[0].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=72)
+    plt.close(fig)
+
+
+def markdown(res, reps, machine=""):
+    """The RESULTS.md section "Deformable bodies"."""
+    L = ["", "## Deformable bodies", "",
+         "Every vertex of isobar's deformable body (bench/compare/iso_probe --vertices) against Drake's "
+         "(`DeformableModel.GetPositions` after `Simulator.AdvanceTo`, one step at a time), same file, same "
+         "time step, from rest. *max \\|Δp\\|*: the largest vertex-position difference over the samples; "
+         "*rel*: divided by the largest vertex displacement in Drake over the run (the tip deflection; "
+         "*at end*: both at the last step). *Δ mean*: the largest difference of the mean vertex position "
+         "(isobar's `isobar run --record` rows). *skipped solves*: steps after which Drake's vertex velocities "
+         "were bitwise unchanged, i.e. its FEM solver exited early on ‖residual‖ < 1e-6 (isobar always "
+         "solves). Regenerate alone with `COMPARE_ONLY=deformables bash bench/compare/run.sh`.", "",
+         "| scene | vertices / tets | steps | max \\|Δp\\| (m) | rel | at end (m) | rel at end | max \\|Δv\\| (m/s) "
+         "| Δ mean (m) | skipped solves |", "|---|---|---|---|---|---|---|---|---|---|"]
+    checks = []
+    for key, r in res.items():
+        if "error" in r:
+            L.append(f"| {r['title']} | — | not run: {r['error']} | | | | | | | |")
+            continue
+        a = r["agreement"]
+        sk = (f"{a['frozen']} (first {a['first_frozen']}, last solved {a['last_solved']})" if a["frozen"]
+              else "0")
+        L.append(f"| {r['title']} | {a['nvert']} / {a['ntet']} | {a['steps']} | {a['dp']:.2g} (step {a['dp_step']}) "
+                 f"| {a['rel']:.2g} | {a['dp_end']:.2g} | {a['rel_end']:.2g} | {a['dv']:.2g} | {a['mean_dp']:.2g} | {sk} |")
+        checks.append(
+            f"- {key}: materials {'equal' if not a['material_mismatches'] else 'differ: ' + '; '.join(a['material_mismatches'])}; "
+            f"Drake's rest vertices equal isobar's in the file's order (largest difference {a['order_dp']:.2g} m, "
+            f"so Drake does not reorder); wall applied by {a['wall_from']}: {a['held_drake']} vertices held in Drake, "
+            f"{a['held_isobar']} in isobar, {'the same ones' if a['held_same'] else 'NOT the same ones'}; tip deflection "
+            f"{a['defl']:.4g} m (at end {a['defl_end']:.4g} m); mean at end isobar "
+            f"({', '.join(f'{x:.9f}' for x in a['mean_i_end'])}), Drake ({', '.join(f'{x:.9f}' for x in a['mean_d_end'])}); "
+            f"isobar's --record means and --deformed VTK against the probe: {a['record_vs_probe']:.2g} / "
+            f"{a['vtk_vs_probe']:.2g} m."
+            + (f" Drake's skipped solves: the first after a step whose largest vertex speed was "
+               f"{a['frozen_speed_before']:.2g} m/s; {a['frozen_p_unchanged']} of them left the positions "
+               f"unchanged too (0: each still moved q by δt·v, an early exit, not a missed update); largest vertex "
+               f"speed at the end: Drake {a['vmax_end']:.2g} m/s, isobar {a['vmax_end_isobar']:.2g} m/s."
+               if a["frozen"] else ""))
+    L += ["", "Checks:", ""] + checks
+    L += ["", "![deformables](deformables.png)", "",
+          f"Speed, µs per step (medians of {reps} interleaved repetitions; {machine}): isobar one world on one "
+          f"thread (`isobar run --threads 1`, the whole trajectory), {WORLDS} worlds on two threads per world-step "
+          f"(`iso_probe --time`, a window of steps after a warm-up), Drake one world (`Simulator.AdvanceTo`, the "
+          f"whole trajectory; the diagram built beforehand).", "",
+          f"| scene | steps | isobar 1 world, 1 thread | isobar {WORLDS} worlds, 2 threads (warm-up, window) | Drake | "
+          "Drake / isobar 1 world |", "|---|---|---|---|---|---|"]
+    notes = []
+    for key, r in res.items():
+        sp = r.get("speed")
+        if not sp:
+            continue
+        L.append(f"| {key} | {r['agreement']['steps']} | {sp['iso1'] * 1e6:.4g} | {sp['isoN'] * 1e6:.4g} "
+                 f"({sp['window'][0]}, {sp['window'][1]}) | {sp['drake'] * 1e6:.4g} | {sp['drake'] / sp['iso1']:.3g}x |")
+        if sp["busy"]:
+            notes.append(f"Each sample first waited for idle CPUs (compare.py's wait_quiet, 150 s in all); "
+                         f"{sum(b > 0.075 for b in sp['busy'])} of {len(sp['busy'])} {key} samples still started with "
+                         f"another job using over 15 % of a core (largest {max(sp['busy']) * 200:.0f} % of one core).")
+    return L + [""] + notes if notes else L
+
+
+def merge_section(results_md, lines):
+    """Replace (or append) the "## Deformable bodies" section of RESULTS.md, up to the next "## "."""
+    text = open(results_md).read() if os.path.exists(results_md) else ""
+    sec = "\n".join(lines).strip("\n") + "\n"
+    m = re.search(r"^## Deformable bodies\n.*?(?=^## |\Z)", text, re.S | re.M)
+    if m:
+        text = text[:m.start()] + sec + ("\n" if m.end() < len(text) else "") + text[m.end():]
+    else:
+        text = text.rstrip("\n") + "\n\n" + sec
+    open(results_md, "w").write(text)
+
+
+def report(reps, wait):
+    """Every scene, the plot deformables.png, and the RESULTS.md lines (with the machine and the
+    load average around the runs)."""
+    load = " ".join(open("/proc/loadavg").read().split()[:3])
+    res, trajs = run_all(reps, wait)
+    load += " / " + " ".join(open("/proc/loadavg").read().split()[:3])
+    plot(trajs, os.path.join(HERE, "deformables.png"))
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")),
+               platform.processor())
+    machine = f"{cpu}, {os.cpu_count()} CPUs, load average before / after {load}"
+    return res, markdown(res, reps, machine)
+
+
+def main_only(reps, wait):
+    """COMPARE_ONLY=deformables: these scenes alone; their section of RESULTS.md is replaced and
+    results.json's "deformables" entry updated, the rest of both kept."""
+    import logging
+    logging.getLogger("drake").setLevel(logging.ERROR)
+    os.makedirs(OUT, exist_ok=True)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    log(f"deformable bodies only: every vertex against Drake, speed ({reps} repetitions)")
+    res, lines = report(reps, wait)
+    merge_section(os.path.join(HERE, "RESULTS.md"), lines)
+    path = os.path.join(HERE, "results.json")
+    data = json.load(open(path)) if os.path.exists(path) else {}
+    data["deformables"] = res
+    json.dump(data, open(path, "w"), indent=1, default=float)
+    log("done: the deformable section of bench/compare/RESULTS.md")
