@@ -55,6 +55,7 @@ static modelSizes sizes_of(const isoModel *m) {
     const modelDeformable *b = &m->deformables.body[d];
     z.ndvert += b->nvert, z.ndtet += b->ntet, z.ndtri += b->ntri;
     z.ndpat += b->pattern.ndata, z.ndslot += b->pattern.nslot;
+    z.nweld += b->nweld;
   }
   return z;
 }
@@ -268,6 +269,16 @@ static void fill_deformables(const modelDeformables *D, flatFill *o) {
   }
   o->def_vert0[D->n] = v0, o->def_tet0[D->n] = t0, o->def_tri0[D->n] = f0;
   o->def_pat0[D->n] = p0, o->def_slot0[D->n] = s0;
+  int k = 0;
+  for (int d = 0; d < D->n; ++d) {
+    const modelDeformable *b = &D->body[d];
+    o->def_weld0[d] = k;
+    for (int i = 0; i < b->nweld; ++i, ++k) {
+      o->weld_vert[k] = b->weld_vert[i], o->weld_body[k] = b->weld_body[i];
+      for (int c = 0; c < 3; ++c) o->weld_p[3L * k + c] = b->weld_p[3 * i + c];
+    }
+  }
+  o->def_weld0[D->n] = k;
 }
 
 isoStatus model_flatten(const isoModel *m, modelFlat *f) {

@@ -109,6 +109,9 @@ static void body_free(modelDeformable *b) {
   free(b->tri_tet);
   free(b->held);
   fem_pattern_free(&b->pattern);
+  free(b->weld_vert);
+  free(b->weld_body);
+  free(b->weld_p);
   memset(b, 0, sizeof *b);
 }
 

@@ -23,6 +23,10 @@ typedef struct modelDeformable {
                             faces that belong to exactly one tet, ordered by (tet, face) */
   int *tri_tet;          /* (ntri) the tet each surface triangle is a face of */
   unsigned char *held;   /* (nvert) 1: a Dirichlet vertex (fixed or behind a wall) */
+  int nweld, weld_cap;   /* vertices welded to rigid bodies (iso_model_weld_deformable) */
+  int *weld_vert;        /* (nweld) the vertex */
+  int *weld_body;        /* (nweld) the rigid (free) body */
+  real *weld_p;          /* (nweld, 3) the point of the body it is held at, body frame */
   femPattern pattern;    /* its tangent matrix's factor pattern, built at compile
                             (model_deformable_compile) and shared by every world */
 } modelDeformable;

@@ -35,6 +35,7 @@ typedef struct modelSizes {
   int ndef;                /* deformable bodies */
   long ndvert, ndtet, ndtri; /* their vertices, tets and surface triangles, summed */
   long ndpat, ndslot;      /* ints of their factor patterns, blocks of their factors, summed */
+  long nweld;              /* deformable vertices welded to rigid bodies, summed */
 } modelSizes;
 
 
@@ -125,7 +126,11 @@ typedef struct modelSizes {
   X(int, def_pat0, z->ndef + 1L)          /* body d's pattern in def_pat */                        \
   X(int, def_pat, z->ndpat)               /* the patterns (host/assets/fem_pattern.h) */          \
   X(int, def_slot0, z->ndef + 1L)         /* body d's first block in a world's factor storage */ \
-  X(int, geom_def_asset, z->ndef ? (long)z->ngeom : 0L) /* the compliant asset it shows deformable bodies, -1: none */
+  X(int, geom_def_asset, z->ndef ? (long)z->ngeom : 0L) /* the compliant asset it shows deformable bodies, -1: none */ \
+  X(int, def_weld0, z->ndef + 1L)         /* body d's welds [def_weld0[d], def_weld0[d + 1]) */    \
+  X(int, weld_vert, z->nweld)             /* the welded vertex (body-local) */                     \
+  X(int, weld_body, z->nweld)             /* the rigid body it is welded to */                     \
+  X(real, weld_p, 3L * z->nweld)          /* the body point it is held at, body frame */
 
 enum {
 #define MODEL_FLAT_ENUM(type, name, count) MF_##name,

@@ -50,7 +50,9 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
                       iso_shape_name(gd->shape), gd->name, why);
     F->ntouch++;
   }
-  F->touch = F->ntouch > 0;
+  long nweld = 0;
+  for (int d = 0; d < D->n; ++d) nweld += D->body[d].nweld;
+  F->touch = F->ntouch > 0 || nweld > 0;
   F->nhost = F->ntouch + 3 * D->n + 2;
   F->host = (int *)calloc((size_t)F->nhost, sizeof(int));
   if (!F->host) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
@@ -61,7 +63,8 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   for (int d = 0; d < D->n; ++d) {
     const int nsurf = surface_vertices(&D->body[d]);
     const int want = cap->max_participating ? cap->max_participating : FEM_AUTO_MAX_PARTICIPATING;
-    pcap[d] = F->touch ? (want < nsurf ? want : nsurf) : 0;
+    /* welded vertices always take part, on top of the ones contact may bring */
+    pcap[d] = F->touch ? (F->ntouch > 0 ? (want < nsurf ? want : nsurf) : 0) + D->body[d].nweld : 0;
     pslot0[d + 1] = pslot0[d] + pcap[d];
     const long n3 = 3L * pcap[d];
     if (aoff[d] + n3 * n3 > 1L << 30)
@@ -77,7 +80,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
                                          : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
                                                                          : want);
   }
-  F->max_con = F->touch ? cap->max_deformable_contacts : 0;
+  F->max_con = F->touch ? (F->ntouch > 0 ? cap->max_deformable_contacts : 0) + (int)nweld : 0;
   F->npart = pslot0[D->n];
   F->dofs = 3L * F->npart;
   F->a_reals = aoff[D->n];

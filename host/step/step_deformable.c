@@ -33,6 +33,7 @@ femSapArgs step_fem_args(const stepCtx *c) {
   a.asset_nnode = m->asset_nnode;
   a.vert = m->vert, a.grad = m->grad, a.porig = m->porig, a.bvh_box = m->bvh_box;
   a.elem = m->elem, a.bvh_elem = m->bvh_elem, a.node = m->node;
+  a.weld0 = m->def_weld0, a.weld_vert = m->weld_vert, a.weld_body = m->weld_body, a.weld_p = m->weld_p;
   a.pcap = fm->pcap, a.pslot0 = fm->pslot0, a.aoff = fm->aoff;
   a.nclique0 = m->z.nclique, a.nv0 = c->nv, a.a0 = m->z.a_size;
   a.max_con = fm->max_con;

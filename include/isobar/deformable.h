@@ -75,6 +75,19 @@ isoStatus iso_model_fix_deformable_vertices(isoModel *model, int body, int count
 isoStatus iso_model_deformable_wall(isoModel *model, int body, const double point[3],
                                     const double normal[3], int *count);
 
+/* Weld vertices of deformable `body` to rigid body `rigid` (Drake's
+ * DeformableBody::AddFixedConstraint): every vertex whose rest position lies inside (or on) the
+ * shape `shape` of sizes `size` (as isoGeometryDef.size: a box's full lengths, a sphere's
+ * radius, a cylinder's or capsule's radius and length along z, an ellipsoid's semi-axes), posed
+ * at (position, quaternion) in the rigid body's frame with the body at its initial pose, is
+ * held at the point of the body it coincides with there, by a near-rigid SAP constraint
+ * (k = ∞, β = 0.1, three rows per vertex). `rigid` must be a free body (a body no joint
+ * moves); ISO_WORLD_BODY holds the vertices where they are (as iso_model_fix_deformable_vertices).
+ * *count (may be NULL) receives how many vertices this call welded; none is an error naming the
+ * shape, since a constraint that catches nothing is a mistake in the scene. */
+isoStatus iso_model_weld_deformable(isoModel *model, int body, int rigid, int shape, const double size[3],
+                                    const double position[3], const double quaternion[4], int *count);
+
 /* Number of deformable bodies (0 for NULL). */
 int iso_model_deformable_count(const isoModel *model);
 /* The index of the deformable body named `name`; ISO_ERR_NOT_FOUND names it when absent. */

@@ -72,6 +72,8 @@ typedef struct femSapArgs {
   const real *vert, *grad, *porig, *bvh_box;
   const int *elem, *bvh_elem;
   const bvhNode *node;
+  const int *weld0, *weld_vert, *weld_body; /* (ndef + 1), (nweld), (nweld): welded vertices */
+  const real *weld_p;        /* (nweld, 3) the body point each is held at, body frame */
   const int *pcap;           /* (ndef) participating vertices a body may have per world */
   const int *pslot0;         /* (ndef + 1) each body's first slot in a world's lists */
   const int *aoff;           /* (ndef + 1) each body's block in a world's A, past the rigid ones */
@@ -108,6 +110,8 @@ static inline ISO_HD int fem_contact_add(const femSapArgs *a, int d, int t, cons
     return n;
   }
   femContact *r = list + n;
+  r->kind = FEM_REC_CONTACT;
+  r->gap[0] = r->gap[1] = r->gap[2] = 0;
   r->point = c, r->normal = nhat_BA, r->area = area, r->p0 = p0, r->g = g;
   r->body = d, r->tri = t - a->tri0[d], r->geom = geom, r->clique = clique;
   /* barycentric coordinates of c in the triangle, from the sub-triangle areas */
@@ -229,6 +233,8 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
       else
         n = fem_mesh_contacts(a, w, d, x, X, geom, clique, list, n, slot + v0, &bits);
     }
+    for (int k = a->weld0[d]; k < a->weld0[d + 1]; ++k)
+      if (!F->held[v0 + a->weld_vert[k]]) slot[v0 + a->weld_vert[k]] = 0; /* always participating */
   }
   /* slots in ascending vertex order per body */
   for (int d = 0; d < F->ndef; ++d) {
@@ -245,10 +251,37 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
     }
     np[d] = k;
   }
-  /* each contact's block: row i of −R_WCᵀ times b_k at its vertex's three DoFs */
+  /* the welds, after the contacts: Q on its body, P the vertex, the gap in the record's frame */
+  for (int d = 0; d < F->ndef; ++d)
+    for (int k = a->weld0[d]; k < a->weld0[d + 1]; ++k) {
+      if (n >= a->max_con) {
+        bits |= ISO_WORLD_OVERFLOW;
+        break;
+      }
+      const int b = a->weld_body[k], v = F->vert0[d] + a->weld_vert[k];
+      if (F->held[v]) continue; /* held in place already: nothing to weld */
+      const xform X = a->X_WB[(long)w * a->nbody + b];
+      const real *pb = a->weld_p + 3L * k, *xp = F->xd + (long)w * F->ndv3 + 3L * v;
+      femContact *r = list + n++;
+      r->kind = FEM_REC_WELD;
+      r->point = xf_point(X, v3(pb[0], pb[1], pb[2]));
+      r->normal = v3(0, 0, 1); /* any frame: the three rows are alike */
+      r->area = r->p0 = r->g = 0;
+      r->bary[0] = 1, r->bary[1] = r->bary[2] = 0;
+      r->body = d, r->tri = k, r->geom = -1;
+      r->clique = a->tree_clique[a->body_tree[b]];
+      const mat3 R = sap_frame_from_z(v3_neg(r->normal));
+      const vec3 gap = m3_tmulv(R, v3_sub(r->point, v3(xp[0], xp[1], xp[2])));
+      r->gap[0] = gap.x, r->gap[1] = gap.y, r->gap[2] = gap.z;
+    }
+  /* each record's block: row i of −R_WCᵀ times b_k at its vertex's three DoFs */
   for (int c = 0; c < n; ++c) {
     femContact *r = list + c;
-    const int *tv = a->tri + 3L * (a->tri0[r->body] + r->tri), v0 = F->vert0[r->body];
+    const int v0 = F->vert0[r->body];
+    int tv[3];
+    if (r->kind == FEM_REC_WELD) tv[0] = tv[1] = tv[2] = a->weld_vert[r->tri];
+    else
+      for (int k = 0; k < 3; ++k) tv[k] = a->tri[3L * (a->tri0[r->body] + r->tri) + k];
     const mat3 R = sap_frame_from_z(v3_neg(r->normal));
     for (int k = 0; k < 3; ++k) {
       const int s = slot[v0 + tv[k]];
@@ -324,6 +357,21 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
   int n = n0;
   for (int i = 0; i < nc; ++i) {
     const femContact *r = list + i;
+    if (r->kind == FEM_REC_WELD) {
+      if (n >= max_con) return -1;
+      sapCon *c = con + n++;
+      c->kind = SAP_CON_DEF_FIXED;
+      c->rows = 3;
+      c->clique[0] = a->nclique0 + r->body, c->clique[1] = r->clique;
+      c->block[0] = SAP_BLOCK_GATHER, c->block[1] = SAP_BLOCK_RIGID_POINT;
+      c->contact = i;
+      const real *ob = origin + 3L * (r->clique >= 0 ? r->clique : 0);
+      const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
+      sapJac j = sap_jac_make(c, r->point, r->normal, o);
+      j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+      sap_fixed_make(r->gap, a->F.dt, sap_con_delassus(c, &j, cl, A_world), &c->jdata.fixed);
+      continue;
+    }
     real k, phi0, fe0;
     if (!sap_hydro_face_params(r->area, r->p0, C, r->g, &k, &phi0, &fe0)) continue;
     if (n >= max_con) return -1;

@@ -9,7 +9,13 @@
 #include "kernels/core.h"
 #include "kernels/math/vec3.h"
 
+#define FEM_REC_CONTACT 0 /* a contact polygon */
+#define FEM_REC_WELD 1    /* a vertex welded to a rigid body: tri is the weld's index, point the
+                             body's point Q, gap[] = R_WCᵀ(p_Q − p_P) at the step's start */
+
 typedef struct femContact {
+  int kind;     /* FEM_REC_* */
+  real gap[3];
   vec3 point;   /* the polygon's area centroid, world, at the step's start */
   vec3 normal;  /* n̂_BA: out of the rigid geometry B into the deformable A */
   real area;    /* m² */

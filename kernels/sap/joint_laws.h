@@ -340,6 +340,43 @@ static inline ISO_HD real sap_coupler_eval(const sapCouplerData *d, const real *
   return sap_holonomic_row_eval(d->R, d->vhat, -(real)INFINITY, (real)INFINITY, vc[0], gamma, G);
 }
 
+/* ---- fixed point (§5.5, Drake's SapFixedConstraint) ------------------------------------------ */
+
+/* Three rows: g = R_WCᵀ(p_Q − p_P), the gap between a point P (a deformable vertex) and the point
+ * Q of a rigid body it is welded to, in some frame C; vc = R_WCᵀ(v_Q − v_P). Each row is
+ * near-rigid (k = ∞, τ = 0, β = SAP_JOINT_BETA) and unbounded, like the coupler's, on the
+ * constraint's one Delassus estimate w. */
+typedef struct sapFixedData {
+  real R;       /* β²/(4π²)·w, velocity per impulse */
+  real vhat[3]; /* −g/(2δt) per row */
+} sapFixedData;
+
+static inline ISO_HD void sap_fixed_make(const real g[3], real dt, real w, sapFixedData *d) {
+  for (int i = 0; i < 3; ++i) {
+    sapHolonomicParams h;
+    sapHolonomicData hd;
+    h.g = g[i], h.b = (real)0;
+    h.lo = -(real)INFINITY, h.hi = (real)INFINITY;
+    h.k = (real)INFINITY, h.tau = (real)0, h.beta = (real)SAP_JOINT_BETA;
+    sap_holonomic_make(&h, dt, w, &hd);
+    d->R = hd.R;
+    d->vhat[i] = hd.vhat;
+  }
+}
+
+static inline ISO_HD real sap_fixed_eval(const sapFixedData *d, const real *vc, real *gamma, real *G) {
+  real cost = 0;
+  if (G)
+    for (int i = 0; i < 9; ++i) G[i] = 0;
+  for (int i = 0; i < 3; ++i) {
+    real g, Gi;
+    cost += sap_holonomic_row_eval(d->R, d->vhat[i], -(real)INFINITY, (real)INFINITY, vc[i], &g, &Gi);
+    if (gamma) gamma[i] = g;
+    if (G) G[4 * i] = Gi;
+  }
+  return cost;
+}
+
 /* ---- storage ----------------------------------------------------------------------------- */
 
 /* One joint constraint's data as the solver stores it; the constraint's kind says which. */
@@ -347,6 +384,7 @@ typedef union sapJointLawData {
   sapLimitData limit;
   sapPdData pd;
   sapCouplerData coupler;
+  sapFixedData fixed;
 } sapJointLawData;
 
 #endif

@@ -55,6 +55,9 @@
                                  gather block on the body's clique (kernels/fem/contact.h),
                                  `contact` the index of its record in the world's deformable
                                  contact list; built after the joint constraints */
+#define SAP_CON_DEF_FIXED 5   /* 3 rows: a deformable vertex welded to a rigid body's point; law:
+                                 sapFixedData; blocks as SAP_CON_DEF_CONTACT's, its record in the
+                                 same list */
 #define SAP_MAX_ROWS 3    /* the most rows of any kind */
 
 /* Jacobian block kinds (see the top of the file). */
@@ -433,6 +436,8 @@ static inline ISO_HD real sap_con_law(const sapCon *c, const real *vc, real *gam
       return sap_pd_eval(&c->jdata.pd, vc, gamma, G);
     case SAP_CON_COUPLER:
       return sap_coupler_eval(&c->jdata.coupler, vc, gamma, G);
+    case SAP_CON_DEF_FIXED:
+      return sap_fixed_eval(&c->jdata.fixed, vc, gamma, G);
     case SAP_CON_CONTACT:
     default:
       return sap_contact_eval(&c->data, vc, gamma, G);

@@ -136,7 +136,7 @@ static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w
  * clique origins. */
 static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
   sapJac j;
-  if (c->kind == SAP_CON_DEF_CONTACT) { /* a gather block held by its record */
+  if (c->kind == SAP_CON_DEF_CONTACT || c->kind == SAP_CON_DEF_FIXED) { /* a gather block held by its record */
     const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
     const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};
     j = sap_jac_make(c, r->point, r->normal, o);
