@@ -74,6 +74,12 @@ isoStatus field_capsule(tetMesh *m, double radius, double length, double E, doub
  * distance to the boundary surface), normalised so the deepest gets E. Fails when the mesh has
  * no interior vertex. */
 isoStatus field_distance(tetMesh *m, double E, double margin, const char *what);
+/* Drake's approximate signed-distance field of a deformable body's mesh (§6.4): for each of
+ * the nvert vertices (vert (nvert, 3)), sdf[v] = 0 when v is a corner of one of the ntri
+ * surface triangles (tri (ntri, 3)), else −(exact distance to the nearest surface triangle).
+ * An interior vertex exactly on the surface gets −0. Fails on indices out of range or a
+ * non-finite vertex. Cost: O(ntri log² ntri) to build a tree, about O(log ntri) per vertex. */
+isoStatus mesh_sdf(const real *vert, int nvert, const int *tri, int ntri, real *sdf, const char *what);
 
 /* Per-tet gradient and value at the origin from the vertex pressures; also validates every
  * tet (finite, positively oriented, |6V| above 2.2e-16), naming the first bad one. */

@@ -255,6 +255,7 @@ static void fill_deformables(const modelDeformables *D, flatFill *o) {
     p0 += p->ndata, s0 += p->nslot;
     memcpy(o->def_rest + 3L * v0, b->rest, sizeof(real) * 3 * (size_t)b->nvert);
     memcpy(o->def_held + v0, b->held, (size_t)b->nvert);
+    memcpy(o->def_sdf + v0, b->sdf, sizeof(real) * (size_t)b->nvert);
     memcpy(o->def_tet + 4L * t0, b->tet, sizeof(int) * 4 * (size_t)b->ntet);
     memcpy(o->def_tri + 3L * f0, b->tri, sizeof(int) * 3 * (size_t)b->ntri);
     memcpy(o->def_tri_tet + f0, b->tri_tet, sizeof(int) * (size_t)b->ntri);

@@ -108,6 +108,7 @@ static void body_free(modelDeformable *b) {
   free(b->tri);
   free(b->tri_tet);
   free(b->held);
+  free(b->sdf);
   fem_pattern_free(&b->pattern);
   free(b->weld_vert);
   free(b->weld_body);
@@ -449,6 +450,18 @@ isoStatus model_deformable_compile(isoModel *m) {
   modelDeformables *D = &m->deformables;
   for (int i = 0; i < D->n; ++i) {
     modelDeformable *b = &D->body[i];
+    char what[160];
+    snprintf(what, sizeof what, "iso_model_compile: deformable '%.120s'", b->def.name);
+    if (!b->sdf) { /* a compile that failed later kept it */
+      real *sdf = (real *)malloc(sizeof(real) * (size_t)b->nvert);
+      if (!sdf) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory for %d signed distances", what, b->nvert);
+      isoStatus st = mesh_sdf(b->rest, b->nvert, b->tri, b->ntri, sdf, what);
+      if (st != ISO_OK) {
+        free(sdf);
+        return st;
+      }
+      b->sdf = sdf;
+    }
     if (b->pattern.data) continue; /* a compile that failed later kept it */
     isoStatus st = fem_pattern_build(b->nvert, b->ntet, b->tet, FEM_ORDER_MIN_DEGREE, &b->pattern);
     if (st != ISO_OK) {

@@ -27,6 +27,8 @@ typedef struct modelDeformable {
   int *weld_vert;        /* (nweld) the vertex */
   int *weld_body;        /* (nweld) the rigid (free) body */
   real *weld_p;          /* (nweld, 3) the point of the body it is held at, body frame */
+  real *sdf;             /* (nvert) the approximate signed distance at rest (mesh_sdf), m: 0 on
+                            the surface, negative inside; built at compile */
   femPattern pattern;    /* its tangent matrix's factor pattern, built at compile
                             (model_deformable_compile) and shared by every world */
 } modelDeformable;
@@ -51,7 +53,8 @@ void model_deformable_free(modelDeformables *d);
  * assumed in range. */
 isoStatus model_deformable_surface(const int *tet, int ntet, int *tri, int *tri_tet, int *ntri, const char *what);
 
-/* Build every body's factor pattern (compile): one fill-reducing ordering per mesh. */
+/* Build every body's factor pattern (compile): one fill-reducing ordering per mesh; and its
+ * signed-distance field at rest (deformable–deformable contact, kernels/fem/dd_contact.h). */
 isoStatus model_deformable_compile(struct isoModel *m);
 
 /* Check every deformable body again (iso_model_validate). */

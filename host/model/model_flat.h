@@ -116,6 +116,7 @@ typedef struct modelSizes {
   X(int, def_tri0, z->ndef + 1L)          /* ... its surface triangles */                          \
   X(real, def_rest, 3L * z->ndvert)       /* rest positions in the world, m */                     \
   X(unsigned char, def_held, z->ndvert)   /* 1: a Dirichlet vertex (zero velocity) */              \
+  X(real, def_sdf, z->ndvert)             /* signed distance to the surface at rest, m (<= 0) */   \
   X(int, def_tet, 4L * z->ndtet)          /* vertex indices, positively oriented */                \
   X(int, def_tri, 3L * z->ndtri)          /* surface triangles, outward normals */                 \
   X(int, def_tri_tet, z->ndtri)           /* the tet each surface triangle bounds */               \
