@@ -39,6 +39,12 @@ simSizes sim_data_sizes(const isoSim *s) {
     z.fem_part = F->npart, z.fem_vert = m->ndvert, z.fem_con = F->max_con;
   }
   if (F->touch) z.sv = z.sap_nv;
+  if (F->has_dd) {
+    z.dd_max = F->dd_max, z.dd_one = 1;
+    z.dd_box = fem_dd_box_stride(F->ndef, F->tet_cap);
+    z.dd_cand = fem_dd_cand_stride(F->tet_cap);
+    z.dd_pair = fem_dd_pair_stride(F->dd_pairs);
+  }
   z.nact = m->nact;
   z.ndv3 = 3L * m->ndvert;
   z.fem_L = 9L * m->ndslot;
@@ -53,7 +59,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   if (z.solve || m->jointed) z.a_blocks = m->a_size + (F->touch ? F->a_reals : 0);
   if (z.solve) {
     z.newton_nv = z.sap_nv;
-    z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con + F->max_con;
+    z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con + F->max_con + F->dd_max;
     /* a limit has two rows, a coupler two blocks; a contact's dense block is 3 rows */
     if (m->jointed) z.con_jac = z.max_con;
     if (m->jointed)

@@ -32,10 +32,6 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   F->ndef = D->n;
   if (D->n == 0) return ISO_OK;
   const char *fn = "iso_sim_create";
-  if (D->n > 1)
-    return iso_fail(ISO_ERR_UNSUPPORTED, "%s: the model has %d deformable bodies ('%s', '%s', ...): contact between "
-                    "deformable bodies is not supported yet, so a sim takes one", fn, D->n, D->body[0].def.name,
-                    D->body[1].def.name);
   for (int g = 0; g < m->ngeom; ++g) {
     const isoGeometryDef *gd = &m->geom[g];
     const char *why = NULL;
@@ -52,7 +48,8 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   }
   long nweld = 0;
   for (int d = 0; d < D->n; ++d) nweld += D->body[d].nweld;
-  F->touch = F->ntouch > 0 || nweld > 0;
+  F->has_dd = D->n > 1;
+  F->touch = F->ntouch > 0 || nweld > 0 || F->has_dd;
   F->nhost = F->ntouch + 3 * D->n + 2;
   F->host = (int *)calloc((size_t)F->nhost, sizeof(int));
   if (!F->host) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory", fn);
@@ -64,7 +61,10 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
     const int nsurf = surface_vertices(&D->body[d]);
     const int want = cap->max_participating ? cap->max_participating : FEM_AUTO_MAX_PARTICIPATING;
     /* welded vertices always take part, on top of the ones contact may bring */
-    pcap[d] = F->touch ? (F->ntouch > 0 ? (want < nsurf ? want : nsurf) : 0) + D->body[d].nweld : 0;
+    /* (another body's contact reaches into a tet: any vertex may take part) */
+    const int reach = F->has_dd ? D->body[d].nvert : F->ntouch > 0 ? nsurf : 0;
+    pcap[d] = F->touch ? (want < reach ? want : reach) + D->body[d].nweld : 0;
+    if (D->body[d].ntet > F->tet_cap) F->tet_cap = D->body[d].ntet;
     pslot0[d + 1] = pslot0[d] + pcap[d];
     const long n3 = 3L * pcap[d];
     if (aoff[d] + n3 * n3 > 1L << 30)
@@ -75,12 +75,16 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   }
   if (cap->max_participating == 0 && D->n > 0) cap->max_participating = pcap[0] > 0 ? pcap[0] : FEM_AUTO_MAX_PARTICIPATING;
   if (cap->max_deformable_contacts == 0) {
-    long want = tris * F->ntouch;
+    long want = tris * (F->ntouch + (F->has_dd ? 1 : 0));
     cap->max_deformable_contacts = (int)(want < FEM_AUTO_MIN_CONTACTS   ? FEM_AUTO_MIN_CONTACTS
                                          : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
                                                                          : want);
   }
   F->max_con = F->touch ? (F->ntouch > 0 ? cap->max_deformable_contacts : 0) + (int)nweld : 0;
+  if (F->has_dd) {
+    F->dd_max = cap->max_deformable_contacts;
+    F->dd_pairs = 16 * F->tet_cap; /* pressed-in blocks need ~10 per tet (kernels/fem/dd_contact.h) */
+  }
   F->npart = pslot0[D->n];
   F->dofs = 3L * F->npart;
   F->a_reals = aoff[D->n];

@@ -114,6 +114,8 @@ isoStatus sap_bind(isoSim *s) {
   B->v = s->fem.touch ? s->sv : s->v;
   B->fem_con = s->fem_con;
   B->max_fem_con = s->fem.max_con;
+  B->fem_ddj = s->fem_ddj;
+  B->max_fem_dd = s->fem.dd_max;
   B->vstar = s->vstar;
   B->A = s->A;
   B->con = s->con;

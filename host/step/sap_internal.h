@@ -21,6 +21,10 @@ typedef struct simFem {
   long dofs;       /* Σ 3·pcap: the solver's DoFs after the rigid ones */
   long a_reals;    /* Σ (3·pcap)²: their blocks of A */
   long npart;      /* Σ pcap */
+  int has_dd;      /* two or more bodies: their contacts with each other */
+  int dd_max;      /* deformable–deformable contacts per world */
+  int tet_cap;     /* the most tets of one body */
+  int dd_pairs;    /* candidate tet pairs per body pair and world */
   int *host;       /* touch_geom (ntouch) | pcap (ndef) | pslot0 (ndef + 1) | aoff (ndef + 1) */
   int nhost;
   void *dev;       /* the same ints in backend memory (CUDA); NULL on the CPU */

@@ -62,6 +62,9 @@ typedef struct simSizes {
   long fem_part;     /* participating vertices they may have, all bodies (Σ pcap) */
   long fem_vert;     /* deformable vertices (their slots) */
   long fem_con;      /* deformable contacts */
+  long dd_max;       /* deformable–deformable contacts, 0 with fewer than two bodies */
+  long dd_one;       /* 1 with two or more deformable bodies */
+  long dd_box, dd_cand, dd_pair; /* their search's scratch (kernels/fem/dd_contact.h) */
   long sv;           /* the solver's unknowns when they are not the state's v (deformable
                         cliques follow the rigid DoFs), else 0 */
 } simSizes;
@@ -83,6 +86,14 @@ typedef struct simSizes {
   X(femContact, fem_con, z->fem_con, "deformables", SIM_RESET_KEEP) /* deformable contacts */           \
   X(int, fem_ncon, z->fem_one, "deformables", SIM_RESET_ZERO) /* ... how many */                         \
   X(real, sv, z->sv, "solve", SIM_RESET_KEEP)                 /* the solver's iterate (deformables) */   \
+  X(femDDContact, fem_dd, z->dd_max, "deformables", SIM_RESET_KEEP) /* deformable–deformable contacts */ \
+  X(femDDJac, fem_ddj, z->dd_max, "deformables", SIM_RESET_KEEP) /* ... their Jacobian blocks */          \
+  X(int, fem_dd_ncon, z->dd_one, "deformables", SIM_RESET_ZERO) /* ... how many */                       \
+  X(int, fem_dd_need, z->dd_one, "deformables", SIM_RESET_ZERO) /* ... found (overflow: needed) */        \
+  X(int, fem_dd_pneed, z->dd_one, "deformables", SIM_RESET_ZERO) /* candidate pairs needed */            \
+  X(real, fem_dd_box, z->dd_box, "deformables", SIM_RESET_KEEP) /* search scratch */                     \
+  X(int, fem_dd_cand, z->dd_cand, "deformables", SIM_RESET_KEEP)                                          \
+  X(long, fem_dd_pair, z->dd_pair, "deformables", SIM_RESET_KEEP)                                         \
   X(uint32_t, status, 1, "every stage", SIM_RESET_ZERO)       /* ISO_WORLD_* fault bits */              \
   /* the caller's inputs and what they did */                                                          \
   X(real, effort, z->nact, "caller", SIM_RESET_ZERO)          /* actuator efforts, N m or N */          \

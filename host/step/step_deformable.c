@@ -33,6 +33,15 @@ femSapArgs step_fem_args(const stepCtx *c) {
   a.asset_nnode = m->asset_nnode;
   a.vert = m->vert, a.grad = m->grad, a.porig = m->porig, a.bvh_box = m->bvh_box;
   a.elem = m->elem, a.bvh_elem = m->bvh_elem, a.node = m->node;
+  a.has_dd = fm->has_dd;
+  a.ddj = c->fem_ddj;
+  femDDArgs *dd = &a.dd;
+  dd->ndef = m->z.ndef;
+  dd->vert0 = m->def_vert0, dd->tet0 = m->def_tet0, dd->tet = m->def_tet, dd->sdf = m->def_sdf;
+  dd->ndv3 = 3L * m->z.ndvert, dd->xd = c->xd;
+  dd->max_con = fm->dd_max, dd->con = c->fem_dd, dd->ncon = c->fem_dd_ncon, dd->need = c->fem_dd_need;
+  dd->pair_need = c->fem_dd_pneed, dd->tet_cap = fm->tet_cap, dd->max_pair = fm->dd_pairs;
+  dd->box = c->fem_dd_box, dd->cand = c->fem_dd_cand, dd->pair = c->fem_dd_pair;
   a.weld0 = m->def_weld0, a.weld_vert = m->weld_vert, a.weld_body = m->weld_body, a.weld_p = m->weld_p;
   a.pcap = fm->pcap, a.pslot0 = fm->pslot0, a.aoff = fm->aoff;
   a.nclique0 = m->z.nclique, a.nv0 = c->nv, a.a0 = m->z.a_size;

@@ -41,6 +41,7 @@
 #include "kernels/contact/combine.h"
 #include "kernels/core.h"
 #include "kernels/fem/contact_rec.h"
+#include "kernels/fem/dd_contact.h"
 #include "kernels/fem/world.h"
 #include "kernels/hydro/clip.h"
 #include "kernels/hydro/narrow.h"
@@ -74,6 +75,9 @@ typedef struct femSapArgs {
   const bvhNode *node;
   const int *weld0, *weld_vert, *weld_body; /* (ndef + 1), (nweld), (nweld): welded vertices */
   const real *weld_p;        /* (nweld, 3) the body point each is held at, body frame */
+  int has_dd;                /* two or more bodies: their contacts with each other */
+  femDDArgs dd;              /* the deformable–deformable detection (kernels/fem/dd_contact.h) */
+  femDDJac *ddj;             /* (nworld, dd.max_con) their blocks */
   const int *pcap;           /* (ndef) participating vertices a body may have per world */
   const int *pslot0;         /* (ndef + 1) each body's first slot in a world's lists */
   const int *aoff;           /* (ndef + 1) each body's block in a world's A, past the rigid ones */
@@ -236,6 +240,17 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
     for (int k = a->weld0[d]; k < a->weld0[d + 1]; ++k)
       if (!F->held[v0 + a->weld_vert[k]]) slot[v0 + a->weld_vert[k]] = 0; /* always participating */
   }
+  if (a->has_dd) { /* contacts between bodies: both tets' free vertices take part */
+    bits |= fem_dd_detect_world(&a->dd, w);
+    const femDDContact *dl = a->dd.con + (long)w * a->dd.max_con;
+    for (int c = 0; c < a->dd.ncon[w]; ++c)
+      for (int q = 0; q < 2; ++q) {
+        const int body = q ? dl[c].body_b : dl[c].body_a, t = q ? dl[c].tet_b : dl[c].tet_a;
+        const int *tv = F->tet + 4L * (F->tet0[body] + t), v0 = F->vert0[body];
+        for (int k = 0; k < 4; ++k)
+          if (!F->held[v0 + tv[k]]) slot[v0 + tv[k]] = 0;
+      }
+  }
   /* slots in ascending vertex order per body */
   for (int d = 0; d < F->ndef; ++d) {
     int *pv = a->pv + (long)w * a->pslot0[F->ndef] + a->pslot0[d], k = 0;
@@ -289,6 +304,27 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
       for (int ax = 0; ax < 3; ++ax) {
         r->cols[3 * k + ax] = 3 * (s >= 0 ? s : 0) + ax;
         for (int i = 0; i < 3; ++i) r->J[9 * i + 3 * k + ax] = -b * R.m[ax][i];
+      }
+    }
+  }
+  /* the deformable–deformable blocks: −b_k·R_WCᵀ on A's tet, +b_k·R_WCᵀ on B's */
+  if (a->has_dd) {
+    const femDDContact *dl = a->dd.con + (long)w * a->dd.max_con;
+    femDDJac *jl = a->ddj + (long)w * a->dd.max_con;
+    for (int c = 0; c < a->dd.ncon[w]; ++c) {
+      const mat3 R = sap_frame_from_z(v3_neg(dl[c].normal));
+      for (int q = 0; q < 2; ++q) {
+        const int body = q ? dl[c].body_b : dl[c].body_a, t = q ? dl[c].tet_b : dl[c].tet_a;
+        const int *tv = F->tet + 4L * (F->tet0[body] + t), v0 = F->vert0[body];
+        const real *bary = q ? dl[c].bary_b : dl[c].bary_a, sign = q ? (real)1 : (real)-1;
+        for (int k = 0; k < 4; ++k) {
+          const int s = slot[v0 + tv[k]];
+          const real b = s >= 0 ? bary[k] : (real)0;
+          for (int ax = 0; ax < 3; ++ax) {
+            jl[c].cols[q][3 * k + ax] = 3 * (s >= 0 ? s : 0) + ax;
+            for (int i = 0; i < 3; ++i) jl[c].J[q][12 * i + 3 * k + ax] = sign * b * R.m[ax][i];
+          }
+        }
       }
     }
   }
@@ -397,6 +433,34 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     sap_con_apply(&j, cl, v, vc);
     p.vn0 = vc[2];
     p.k = k, p.phi0 = phi0, p.fe0 = fe0;
+    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt);
+  }
+  if (!a->has_dd) return n;
+  const femDDContact *dl = a->dd.con + (long)w * a->dd.max_con;
+  const femDDJac *jl = a->ddj + (long)w * a->dd.max_con;
+  for (int i = 0; i < a->dd.ncon[w]; ++i) {
+    if (n >= max_con) return -1;
+    sapCon *c = con + n++;
+    c->kind = SAP_CON_DEF_DD;
+    c->rows = 3;
+    c->clique[0] = a->nclique0 + dl[i].body_a, c->clique[1] = a->nclique0 + dl[i].body_b;
+    c->block[0] = c->block[1] = SAP_BLOCK_GATHER;
+    const vec3 o[2] = {v3_zero(), v3_zero()};
+    sapJac j = sap_jac_make(c, dl[i].point, dl[i].normal, o);
+    for (int q = 0; q < 2; ++q) j.Jd[q] = jl[i].J[q], j.cols[q] = jl[i].cols[q], j.ncols[q] = 12;
+    const real *ca = a->def_contact + (long)DEF_NCON * dl[i].body_a, *cb = a->def_contact + (long)DEF_NCON * dl[i].body_b;
+    sapContactParams p = sap_contact_params_default();
+    p.model = M->model;
+    p.stiction_tolerance = M->stiction_tolerance, p.beta = M->beta, p.sigma = M->sigma;
+    p.mu = sap_combine_friction(ca[DEF_CON_MU_D], cb[DEF_CON_MU_D]);
+    p.tau = sap_combine_relaxation_time(ca[DEF_CON_TAU], cb[DEF_CON_TAU]);
+    p.d = sap_combine_hydro_dissipation((real)FEM_CONTACT_GRADIENT, (real)FEM_CONTACT_GRADIENT, ca[DEF_CON_D],
+                                        cb[DEF_CON_D]);
+    real vc[3];
+    sap_con_apply(&j, cl, v, vc);
+    p.vn0 = vc[2];
+    p.k = dl[i].k, p.phi0 = dl[i].phi0, p.fe0 = -dl[i].k * dl[i].phi0; /* §6.4: k = A·C, fn0 = −k·φ0 */
+    c->contact = i;
     sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt);
   }
   return n;

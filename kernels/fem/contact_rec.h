@@ -30,4 +30,12 @@ typedef struct femContact {
   real J[27];   /* the block, 3 rows [t_x, t_y, n] × 9, row-major: −b_k·R_WCᵀ per vertex */
 } femContact;
 
+/* The Jacobian blocks of a deformable–deformable contact (kernels/fem/dd_contact.h's
+ * femDDContact, the record at the same index): on body A's clique and body B's, each the four
+ * vertices of its tet weighted by the centroid's barycentric coordinates; 3 rows × 12. */
+typedef struct femDDJac {
+  int cols[2][12];
+  real J[2][36];
+} femDDJac;
+
 #endif

@@ -58,6 +58,9 @@
 #define SAP_CON_DEF_FIXED 5   /* 3 rows: a deformable vertex welded to a rigid body's point; law:
                                  sapFixedData; blocks as SAP_CON_DEF_CONTACT's, its record in the
                                  same list */
+#define SAP_CON_DEF_DD 6      /* 3 rows: a contact between two deformable bodies; law: sapContactData;
+                                 a gather block on each body's clique (femDDJac), `contact` the
+                                 index of its record in the world's deformable–deformable list */
 #define SAP_MAX_ROWS 3    /* the most rows of any kind */
 
 /* Jacobian block kinds (see the top of the file). */

@@ -115,6 +115,8 @@ typedef struct sapBatch {
   const femContact *fem_con; /* (nworld, max_fem_con) deformable contacts (kernels/fem/contact.h):
                                 the records SAP_CON_DEF_CONTACT constraints hold their blocks in */
   int max_fem_con;
+  const femDDJac *fem_ddj;   /* (nworld, max_fem_dd) the blocks of SAP_CON_DEF_DD constraints */
+  int max_fem_dd;
   sapWorkCon *work;    /* NULL, or (max_con) the workspace of the one world sap_solve_world is
                           solving: the CPU backend gives each thread its own; with NULL every
                           pass forms what it needs (the batched path, the GPU). Same bits. */
@@ -136,6 +138,16 @@ static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w
  * clique origins. */
 static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
   sapJac j;
+  if (c->kind == SAP_CON_DEF_DD) { /* two gather blocks beside its record */
+    const femDDJac *r = B->fem_ddj + (long)w * B->max_fem_dd + c->contact;
+    j.rows = 3;
+    j.R_WC = m3_identity(), j.r[0] = j.r[1] = v3_zero(); /* unread by gather blocks */
+    for (int q = 0; q < 2; ++q) {
+      j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = c->clique[q];
+      j.Jd[q] = r->J[q], j.cols[q] = r->cols[q], j.ncols[q] = 12;
+    }
+    return j;
+  }
   if (c->kind == SAP_CON_DEF_CONTACT || c->kind == SAP_CON_DEF_FIXED) { /* a gather block held by its record */
     const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
     const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};

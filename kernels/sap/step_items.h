@@ -134,7 +134,7 @@ static inline ISO_HD void sap_joint_results(int w, const sapBatch *B, int nv, re
   const sapClique *cl = sap_batch_cliques(B, w);
   const real *v = B->v + (long)w * B->nv;
   for (int i = B->ncontact[w]; i < B->ncon[w]; ++i) {
-    if (con[i].kind == SAP_CON_DEF_CONTACT || con[i].kind == SAP_CON_DEF_FIXED) break; /* deformables' come last */
+    if (con[i].kind >= SAP_CON_DEF_CONTACT) break; /* the deformables' come last */
     const sapJac j = sap_con_jac(B, w, con + i);
     real g[SAP_MAX_ROWS];
     sap_con_eval(con + i, &j, cl, v, g, (real *)0);
