@@ -515,3 +515,101 @@ Test(fem_contact, box_rests_on_a_box) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* A soft box grasped by two rigid fingers on joints, and lifted: each finger hangs from a lift
+ * carriage (prismatic z from the world) by a prismatic x joint, all four PD-driven. The fingers
+ * close on the box (their compliant pressure fields sampled on its surface; the fingers'
+ * blocks are point Jacobians through their trees), then the carriages rise 3 cm: friction
+ * carries the box up with them. Checked: the box leaves the floor (its lowest vertex rises
+ * above 1 cm, which only the fingers can do) and stays between them, and no world faults. */
+Test(fem_contact, fingers_on_joints_lift_a_soft_box) {
+  isoModelDef md = iso_default_model_def();
+  md.time_step = DT;
+  isoModel *m = NULL;
+  cr_assert_eq(iso_model_create(&md, &m), ISO_OK);
+  femMesh b;
+  const double L = 0.06;
+  cr_assert_eq(fem_mesh_box(&b, L, L, L, 2, 2, 2), 0);
+  isoDeformableDef d = iso_default_deformable_def();
+  d.name = "sponge";
+  d.nvert = b.nvert, d.ntet = b.ntet, d.vertices = b.X, d.tets = b.tet;
+  d.position[0] = d.position[1] = -L / 2;
+  d.position[2] = -1e-5;
+  d.youngs_modulus = 1e5, d.poissons_ratio = 0.3, d.mass_density = 500, d.mass_damping = 5;
+  d.mu_static = d.mu_dynamic = 1;
+  cr_assert_eq(iso_model_add_deformable(m, &d, NULL), ISO_OK, "%s", iso_last_error());
+  isoGeometryDef fl = iso_default_geometry_def();
+  fl.name = "floor";
+  fl.shape = ISO_SHAPE_HALFSPACE;
+  fl.compliance = ISO_COMPLIANCE_RIGID;
+  fl.mu_static = fl.mu_dynamic = 0.3;
+  cr_assert_eq(iso_model_add_geometry(m, &fl, NULL), ISO_OK);
+  int act[4];
+  for (int side = 0; side < 2; ++side) {
+    const double sx = side ? 1 : -1;
+    isoBodyDef carriage = iso_default_body_def();
+    carriage.name = side ? "carriage_r" : "carriage_l";
+    carriage.mass = 0.5;
+    int c = -1, f = -1;
+    cr_assert_eq(iso_model_add_body(m, &carriage, &c), ISO_OK);
+    isoBodyDef finger = iso_default_body_def();
+    finger.name = side ? "finger_r" : "finger_l";
+    finger.mass = 0.2;
+    cr_assert_eq(iso_model_add_body(m, &finger, &f), ISO_OK);
+    isoJointDef lift = iso_default_joint_def();
+    lift.name = side ? "lift_r" : "lift_l";
+    lift.type = ISO_JOINT_PRISMATIC;
+    lift.parent = -1, lift.child = c;
+    lift.parent_position[2] = L / 2;
+    lift.axis[0] = 0, lift.axis[1] = 0, lift.axis[2] = 1;
+    int jl = -1, js = -1;
+    cr_assert_eq(iso_model_add_joint(m, &lift, &jl), ISO_OK, "%s", iso_last_error());
+    isoJointDef squeeze = iso_default_joint_def();
+    squeeze.name = side ? "squeeze_r" : "squeeze_l";
+    squeeze.type = ISO_JOINT_PRISMATIC;
+    squeeze.parent = c, squeeze.child = f;
+    squeeze.parent_position[0] = sx * (L / 2 + 0.012); /* a 2 mm gap to the box */
+    squeeze.axis[0] = 1, squeeze.axis[1] = 0, squeeze.axis[2] = 0;
+    cr_assert_eq(iso_model_add_joint(m, &squeeze, &js), ISO_OK, "%s", iso_last_error());
+    isoGeometryDef pad = iso_default_geometry_def();
+    pad.name = side ? "pad_r" : "pad_l";
+    pad.body = f;
+    pad.shape = ISO_SHAPE_BOX;
+    pad.size[0] = 0.02, pad.size[1] = 0.04, pad.size[2] = 0.04;
+    pad.compliance = ISO_COMPLIANCE_RIGID;
+    pad.hydroelastic_modulus = 1e7;
+    pad.mu_static = pad.mu_dynamic = 1;
+    cr_assert_eq(iso_model_add_geometry(m, &pad, NULL), ISO_OK, "%s", iso_last_error());
+    isoActuatorDef a = iso_default_actuator_def();
+    a.joint = jl, a.kp = 2000, a.kd = 100;
+    cr_assert_eq(iso_model_add_actuator(m, &a, &act[2 * side]), ISO_OK, "%s", iso_last_error());
+    a.joint = js, a.kp = 500, a.kd = 20;
+    cr_assert_eq(iso_model_add_actuator(m, &a, &act[2 * side + 1]), ISO_OK, "%s", iso_last_error());
+  }
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSim *s = make(m, 1, 1, ISO_BACKEND_CPU);
+  /* actuators in order: lift_l, squeeze_l, lift_r, squeeze_r; close 6 mm past contact, then lift */
+  double target[4] = {0, 0.008, 0, -0.008};
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TARGET_POSITION, iso_worlds_all(), target), ISO_OK);
+  run(s, 300);
+  target[0] = target[2] = 0.03;
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TARGET_POSITION, iso_worlds_all(), target), ISO_OK);
+  run(s, 500);
+  const int n3 = iso_sim_state_width(s, ISO_STATE_VERTEX_POSITION);
+  double *x = (double *)malloc(sizeof(double) * (size_t)n3);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), x), ISO_OK);
+  double zmin = INFINITY, xmin = INFINITY, xmax = -INFINITY;
+  for (int i = 0; i < n3 / 3; ++i) {
+    zmin = fmin(zmin, x[3 * i + 2]);
+    xmin = fmin(xmin, x[3 * i]), xmax = fmax(xmax, x[3 * i]);
+  }
+  cr_expect_gt(zmin, 0.01, "the box's lowest vertex is at %g m: not lifted", zmin);
+  cr_expect(xmin > -L / 2 - 0.01 && xmax < L / 2 + 0.01, "the box slipped out: x in [%g, %g]", xmin, xmax);
+  uint32_t st;
+  cr_assert_eq(iso_sim_get_status(s, iso_worlds_all(), &st), ISO_OK);
+  cr_expect_eq(st, 0u);
+  free(x);
+  fem_mesh_free(&b);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}

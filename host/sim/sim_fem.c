@@ -38,8 +38,6 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
     if (gd->shape == ISO_SHAPE_HALFSPACE && gd->body != ISO_WORLD_BODY) why = "a half-space on a moving body";
     else if (gd->shape != ISO_SHAPE_HALFSPACE && m->hydro.geom[g].def_asset < 0)
       why = "a shape without a compliant hydroelastic representation (a point, or a margin on a mesh)";
-    else if (gd->body != ISO_WORLD_BODY && !m->trees.tree_free[m->trees.body_tree[gd->body]])
-      why = "a geometry on a jointed body";
     if (why)
       return iso_fail(ISO_ERR_UNSUPPORTED, "%s: deformable '%s' would pass through %s geometry '%s': contact of "
                       "deformable bodies with %s is not supported yet", fn, D->body[0].def.name,

@@ -15,8 +15,7 @@ typedef struct simFem {
   int ndef;
   int touch;       /* 1: some half-space can touch them, and the solver holds their cliques */
   int ntouch;      /* geometries they can touch: half-spaces fixed to the world, and the
-                      compliant representations of geometries fixed to the world or on free
-                      bodies */
+                      compliant representations of the others */
   int max_con;     /* deformable contacts per world */
   long dofs;       /* Σ 3·pcap: the solver's DoFs after the rigid ones */
   long a_reals;    /* Σ (3·pcap)²: their blocks of A */

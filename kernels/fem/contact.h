@@ -117,7 +117,7 @@ static inline ISO_HD int fem_contact_add(const femSapArgs *a, int d, int t, cons
   r->kind = FEM_REC_CONTACT;
   r->gap[0] = r->gap[1] = r->gap[2] = 0;
   r->point = c, r->normal = nhat_BA, r->area = area, r->p0 = p0, r->g = g;
-  r->body = d, r->tri = t - a->tri0[d], r->geom = geom, r->clique = clique;
+  r->body = d, r->tri = t - a->tri0[d], r->geom = geom, r->clique = clique, r->rbody = a->geom_body[geom];
   /* barycentric coordinates of c in the triangle, from the sub-triangle areas */
   const vec3 tn = v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0]));
   const real inv = (real)1 / v3_dot(tn, tn);
@@ -284,7 +284,7 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
       r->area = r->p0 = r->g = 0;
       r->bary[0] = 1, r->bary[1] = r->bary[2] = 0;
       r->body = d, r->tri = k, r->geom = -1;
-      r->clique = a->tree_clique[a->body_tree[b]];
+      r->clique = a->tree_clique[a->body_tree[b]], r->rbody = b;
       const mat3 R = sap_frame_from_z(v3_neg(r->normal));
       const vec3 gap = m3_tmulv(R, v3_sub(r->point, v3(xp[0], xp[1], xp[2])));
       r->gap[0] = gap.x, r->gap[1] = gap.y, r->gap[2] = gap.z;
@@ -384,9 +384,28 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
  * all): each on its body's clique with its gather block (the half-space is anchored: no second
  * block). M: the geometries' contact materials; v: the world's warm start (for vn0). Returns
  * the new count, or −1 when the constraints do not fit. */
+/* The rigid side of record r as constraint c's block 1: a free body's compact point block, or a
+ * jointed body's point Jacobian through its tree into the pool (at the constraint's offset).
+ * Returns 0 when the pool is full. */
+static inline ISO_HD int fem_rigid_side(const femContact *r, sapCon *c, int ci, sapJac *j, const treeSet *TS,
+                                        const svec *Sw, const xform *X_w, sapPool *pool) {
+  if (r->rbody < 0 || r->clique < 0 || TS->tree_free[TS->body_tree[r->rbody]]) return 1;
+  int b0, b1, v0, nt;
+  tree_range(TS, TS->body_tree[r->rbody], &b0, &b1, &v0, &nt);
+  pool->con_jac[ci] = pool->used;
+  real *J = sap_pool_take(pool, 3 * nt);
+  if (!J) return 0;
+  sap_tree_block(TS, Sw, X_w, r->rbody, r->point, j->R_WC, (real)1, J);
+  c->block[1] = SAP_BLOCK_DENSE;
+  j->block[1] = SAP_BLOCK_DENSE;
+  j->Jd[1] = J;
+  return 1;
+}
+
 static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const sapMaterials *M, const sapClique *cl,
                                              const real *origin, const real *A_world, const real *v, sapCon *con,
-                                             int n0, int max_con) {
+                                             int n0, int max_con, const treeSet *TS, const svec *Sw,
+                                             const xform *X_w, sapPool *pool) {
   const femContact *list = a->con + (long)w * a->max_con;
   const int nc = a->ncon[w];
   const real C = (real)FEM_CONTACT_GRADIENT;
@@ -405,6 +424,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
       const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
       sapJac j = sap_jac_make(c, r->point, r->normal, o);
       j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+      if (!fem_rigid_side(r, c, n - 1, &j, TS, Sw, X_w, pool)) return -1;
       sap_fixed_make(r->gap, a->F.dt, sap_con_delassus(c, &j, cl, A_world), &c->jdata.fixed);
       continue;
     }
@@ -420,6 +440,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
     sapJac j = sap_jac_make(c, r->point, r->normal, o);
     j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    if (!fem_rigid_side(r, c, n - 1, &j, TS, Sw, X_w, pool)) return -1;
     const real *dc = a->def_contact + (long)DEF_NCON * r->body;
     sapContactParams p = sap_contact_params_default();
     p.model = M->model;

@@ -26,6 +26,7 @@ typedef struct femContact {
   int tri;      /* its surface triangle (index within the body) */
   int geom;     /* the rigid geometry */
   int clique;   /* the rigid side's clique, −1 for a geometry fixed to the world */
+  int rbody;    /* the rigid side's body, −1 for the world */
   int cols[9];  /* the clique's columns of the block: 3·slot + axis of each vertex */
   real J[27];   /* the block, 3 rows [t_x, t_y, n] × 9, row-major: −b_k·R_WCᵀ per vertex */
 } femContact;

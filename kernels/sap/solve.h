@@ -153,6 +153,8 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
     const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};
     j = sap_jac_make(c, r->point, r->normal, o);
     j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    if (c->block[1] == SAP_BLOCK_DENSE) /* a jointed body: its tree's block in the pool */
+      j.Jd[1] = B->jpool + (long)w * B->max_jpool + B->con_jac[(long)w * B->max_con + (c - (B->con + (long)w * B->max_con))];
     return j;
   }
   if (c->kind == SAP_CON_CONTACT) {

@@ -111,7 +111,7 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
   }
   if (FS && FS->touch && !(status[w] & ISO_WORLD_FROZEN)) { /* deformable contacts, after the rest */
     const int n = fem_sap_constraints(FS, w, M, sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w, A_world,
-                                      v0, con, *ncon, B->max_con);
+                                      v0, con, *ncon, B->max_con, TS, Sw, X_w, &pool);
     if (n < 0) {
       status[w] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
       *ncon = 0;
