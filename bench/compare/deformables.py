@@ -36,18 +36,28 @@ OUT = os.path.join(HERE, "out")
 ISOBAR = os.path.join(ROOT, "build-release", "isobar")
 PROBE = os.path.join(OUT, "iso_probe")
 QUICK = os.environ.get("COMPARE_QUICK") == "1"
-WORLDS = 1024
 DRAKE_RESIDUAL_EXIT = 1e-6  # FemSolver: no solve when ‖b‖ < 1e-6 (drake_algorithms.md §6.3)
 
-# key, file (examples/), title, steps, sampled every, (warm-up, window) of the WORLDS-world timing
-# on two threads or None for no timing. The soft ball and the grasp join as rows once isobar
-# steps deformables in contact.
+# key, file (examples/), title, steps, sampled every, the timing or None: a dict of the steps of
+# the one-world run ("steps") and the worlds, warm-up and window of iso_probe --time on two
+# threads. The ball's window starts after the impact (about step 143), where the contact is.
+BEAM_TIMING = {"steps": 1000, "worlds": 1024, "warmup": 10, "window": 20}
+BALL_TIMING = {"steps": 1000, "worlds": 256, "warmup": 160, "window": 20}
 DEF_SCENES = [
-    ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, (10, 20)),
+    ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, BEAM_TIMING),
     ("beam_rest", "soft_beam", "the same cantilever to rest, 20 s (every 100th step)", 20000, 100, None),
+    ("ball", "soft_ball", "soft ball dropped 10 cm onto a rigid box, 2 s", 2000, 1, BALL_TIMING),
+    ("ball_rest", "soft_ball", "the same ball to rest, 8 s (every 20th step)", 8000, 20, None),
 ]
+# the scenes with a floor: its top face's height (m) and the pressure gradient of its compliant
+# field under that face, E / (smallest half-size) = 1e7 Pa / 0.05 m (Drake's box field, reference
+# §6.1), which sets the static indentation (p0 = g·depth enters as the force A·p0 at rest)
+FLOOR = {"soft_ball": (0.0, 1e7 / 0.05)}
+THRESH = 1e-6  # m: the vertex difference whose first crossing is reported
 if QUICK:
-    DEF_SCENES = [(k, f, t, min(s, 200), e, w and (2, 5)) for k, f, t, s, e, w in DEF_SCENES]
+    DEF_SCENES = [(k, f, t, min(s, 300), e, w and dict(w, steps=min(w["steps"], 300), worlds=min(w["worlds"], 64),
+                                                        warmup=min(w["warmup"], 150), window=5))
+                  for k, f, t, s, e, w in DEF_SCENES]
 
 
 def log(*a):
@@ -198,6 +208,77 @@ def read_record_means(path):
     return np.array([[float(x) for x in r[4:7]] for r in rows if r[2] == "0"])
 
 
+def read_vtk_tets(path):
+    """(ntet, 4) vertex indices of a legacy VTK unstructured grid of tetrahedra."""
+    tok = open(path).read().split()
+    i = tok.index("CELLS")
+    n = int(tok[i + 1])
+    c = np.array(tok[i + 3:i + 3 + 5 * n], int).reshape(n, 5)
+    return c[:, 1:]
+
+
+def tet_com(P, tets, vol):
+    """(samples, 3) mass centres: each linear tet's centroid weighted by its rest volume (uniform
+    density: the exact centre of mass of the deformed mesh)."""
+    return np.einsum("e,sek->sk", vol, P[:, tets].mean(axis=2)) / vol.sum()
+
+
+def static_estimate(mesh, cfg, g_floor):
+    """The ball's rest from continuum formulas: Hertz's approach of a sphere of the mesh's volume
+    on a rigid plane under its weight, δ = (9W²/(16 R E*²))^(1/3), E* = E/(1−ν²), and the floor's
+    indentation under the central Hertz pressure 3W/(2πa²), a = √(Rδ), at the floor's gradient.
+    Hertz neglects the self-weight's own compression and the coarse mesh's stiffness (linear
+    tets are stiffer than the continuum, more so at ν = 0.4): an order, not a check."""
+    X = read_vtk_points(mesh)
+    tets = read_vtk_tets(mesh)
+    e = X[tets]
+    vol = np.abs(np.einsum("ij,ij->i", np.cross(e[:, 1] - e[:, 0], e[:, 2] - e[:, 0]), e[:, 3] - e[:, 0])) / 6
+    V = float(vol.sum())
+    R = (3 * V / (4 * np.pi)) ** (1 / 3)
+    W = cfg["rho"] * V * 9.81
+    Es = cfg["E"] / (1 - cfg["nu"] ** 2)
+    d = (9 * W ** 2 / (16 * R * Es ** 2)) ** (1 / 3)
+    a = np.sqrt(R * d)
+    x = 3 * W / (2 * np.pi * a ** 2) / g_floor
+    return {"V": V, "R": R, "mass": cfg["rho"] * V, "W": W, "hertz": d, "a": a, "indent": x, "drop": d + x,
+            "tets": tets, "vol": vol}
+
+
+def contact_metrics(path, floor, t, IP, DP, dp, cfg):
+    """The fall, bounce and rest of a body dropped on a floor, both sides, from the sampled
+    vertices: the first contact (the lowest vertex under the floor's top), the deepest mean height
+    and the highest after that (the rebound's apex), the rest (the last sample: mean and mass-centre heights,
+    the lowest vertex, the lateral drift of the mean), the first sample whose vertex difference
+    exceeds THRESH, and the static estimate."""
+    z_top, g_floor = floor
+    mesh = os.path.join(os.path.dirname(path), re.search(r"<uri>([^<]*\.vtk)</uri>", open(path).read()).group(1))
+    st = static_estimate(mesh, cfg, g_floor)
+    out = {"static": {k: v for k, v in st.items() if k not in ("tets", "vol")}}
+    # the centre's height when the rest mesh first touches: its mass centre above its lowest vertex
+    com0 = tet_com(DP[:1], st["tets"], st["vol"])[0]
+    out["touch_com_z"] = float(com0[2] - DP[0][:, 2].min() + z_top)
+    for side, P in (("drake", DP), ("isobar", IP)):
+        mean = P.mean(axis=1)
+        com = tet_com(P, st["tets"], st["vol"])
+        low = P[:, :, 2].min(axis=1)
+        hit = np.nonzero(low < z_top)[0]
+        r = {"impact_t": float(t[hit[0]]) if len(hit) else None}
+        if len(hit):
+            i_min = hit[0] + int(np.argmin(mean[hit[0]:, 2]))
+            rebound = i_min + int(np.argmax(mean[i_min:, 2]))
+            r |= {"min_t": float(t[i_min]), "min_z": float(mean[i_min, 2]), "apex_t": float(t[rebound]),
+                  "apex_z": float(mean[rebound, 2]), "apex_low": float(low[rebound])}
+        r |= {"rest_z": float(mean[-1, 2]), "rest_com_z": float(com[-1, 2]), "rest_low": float(low[-1]),
+              "rest_xy": mean[-1, :2].tolist(), "com_z_last_10pc": float(np.ptp(com[int(0.9 * len(com)):, 2]))}
+        out[side] = r
+    over = np.nonzero(dp > THRESH)[0]
+    out["first_over_t"] = float(t[over[0]]) if len(over) else None
+    # the largest difference from the first contact on
+    after = t >= (out["drake"]["impact_t"] or 0)
+    out["dp_after_impact"] = float(dp[after].max()) if after.any() else None
+    return out
+
+
 # ---- one scene -----------------------------------------------------------------------------------
 
 def agreement(key, f, steps, every):
@@ -251,15 +332,21 @@ def agreement(key, f, steps, every):
         "vmax_end": float(np.max(np.linalg.norm(DV[-1], axis=1))),
         "vmax_end_isobar": float(np.max(np.linalg.norm(IV[-1], axis=1))),
     }
+    if f in FLOOR:
+        res["contact"] = contact_metrics(path, FLOOR[f], np.array(isteps) * dt, IP, DP, dp, cfg)
     traj = {"t": np.array(isteps) * dt, "mean_i": means[isteps], "mean_d": dmean, "dp": dp}
     return res, traj
 
 
-def speed(key, f, steps, window, reps, wait):
+def speed(f, timing, reps, wait):
+    """Seconds per step, medians over reps interleaved repetitions: isobar one world on one thread
+    (`isobar run`, the whole timing["steps"] trajectory), timing["worlds"] worlds on two threads
+    and one world on one thread over the same window (iso_probe --time: timing["warmup"] steps
+    untimed, then timing["window"]), Drake one world (the whole trajectory)."""
     path = os.path.join(ROOT, "examples", f + ".sdf")
     dt = scene_dt(path)
-    warm, n = window
-    s = {"iso1": [], "isoN": [], "drake": []}
+    steps, worlds, warm, n = timing["steps"], timing["worlds"], timing["warmup"], timing["window"]
+    s = {"iso1": [], "isoN": [], "iso1w": [], "drake": []}
     busy = []  # wait()'s busy fraction of all CPUs (another job) before each sample
     for _ in range(reps):
         busy.append(wait())
@@ -267,13 +354,16 @@ def speed(key, f, steps, window, reps, wait):
                  "--quiet"])
         s["iso1"].append(j["wall_s"] / steps)
         busy.append(wait())
-        j = run([PROBE, path, "--time", "--worlds", str(WORLDS), "--threads", "2", "--warmup", str(warm),
+        j = run([PROBE, path, "--time", "--worlds", str(worlds), "--threads", "2", "--warmup", str(warm),
                  "--steps", str(n)])
-        s["isoN"].append(j["wall_s"] / (WORLDS * n))
+        s["isoN"].append(j["wall_s"] / (worlds * n))
+        busy.append(wait())
+        j = run([PROBE, path, "--time", "--worlds", "1", "--threads", "1", "--warmup", str(warm), "--steps", str(n)])
+        s["iso1w"].append(j["wall_s"] / n)
         d = DrakeDeformable(path, dt)  # built before the timing: only AdvanceTo is timed
         busy.append(wait())
         s["drake"].append(d.time(steps))
-    return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "window": window,
+    return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "timing": timing,
                                                                "busy": [b for b in busy if b is not None]}
 
 
@@ -281,15 +371,15 @@ def run_all(reps, wait=lambda: None):
     """Every deformable scene: {key: {"title", "agreement", "speed"} or {"title", "error"}}, and
     the trajectories for the plot."""
     out, trajs = {}, {}
-    for key, f, title, steps, every, window in DEF_SCENES:
+    for key, f, title, steps, every, timing in DEF_SCENES:
         try:
             a, trajs[key] = agreement(key, f, steps, every)
             log(f"  {key}: max vertex |dp| {a['dp']:.3g} m (rel {a['rel']:.2g}), end {a['dp_end']:.3g} m, "
                 f"Drake skipped {a['frozen']} solves")
-            sp = speed(key, f, steps, window, reps, wait) if window else None
+            sp = speed(f, timing, reps, wait) if timing else None
             if sp:
                 log(f"  {key}: {sp['iso1'] * 1e6:.3g} µs/step isobar, {sp['isoN'] * 1e6:.3g} µs/world-step "
-                    f"({WORLDS} worlds, 2 threads), {sp['drake'] * 1e6:.3g} µs/step Drake")
+                    f"({timing['worlds']} worlds, 2 threads), {sp['drake'] * 1e6:.3g} µs/step Drake")
             out[key] = {"title": title, "agreement": a, "speed": sp}
         except Exception as e:  # a scene one side cannot run is reported, not fatal
             out[key] = {"title": title, "error": str(e).strip().splitlines()[0][:300]}
