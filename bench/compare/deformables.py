@@ -1,6 +1,11 @@
 """Deformable bodies in the comparison (called from compare.py): every vertex against Drake.
 
-Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load.
+Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load: the
+cantilever (examples/soft_beam.sdf, held by a wall) and the soft ball dropped on a rigid box
+(examples/soft_ball.sdf, deformable–rigid contact). Both sides use the lagged discrete contact
+approximation (SAP): Drake 1.51.1's default (MultibodyPlantConfig.discrete_contact_approximation
+"lagged"; its deformable bodies need SAP, TAMSI refuses them) and isobar's
+(isoSimDef.contact.approximation = ISO_CONTACT_LAGGED, what iso_probe and `isobar run` use).
   - Drake: the same file through its Parser into a discrete MultibodyPlant (SAP, lagged, the
     file's time step), a DeformableModel body, Simulator.AdvanceTo one step at a time, the vertex
     positions and velocities from DeformableModel.GetPositions / GetVelocities at each sample.
@@ -14,11 +19,13 @@ moves every other one). If the installed Drake held none although the file has a
 drake:wall_boundary_condition, the wall would be applied in code (SetWallBoundaryCondition) and
 the report says so.
 Reported: the largest vertex-position difference over the run and at the end, relative to the
-largest vertex displacement (the tip deflection); the mean-position trajectories (plot); steps
+largest vertex displacement (the tip deflection, the ball's fall); for the ball (contact_metrics)
+the first sample whose difference exceeds THRESH, the fall, rebound and rest on both sides and a
+Hertz estimate of the rest; the mean-position trajectories (plot); steps
 where Drake's velocities did not change at all (its FEM solver skips the solve when the residual
-norm is below 1e-6; isobar always solves); speed per step: isobar one world on one thread
-(`isobar run`, the whole trajectory), 1024 worlds on two threads (iso_probe --time, a window of
-steps after a warm-up), Drake one world."""
+norm is below 1e-6; isobar always solves); speed per step (speed()): isobar one world on one
+thread (`isobar run`, the whole trajectory), N worlds on two threads and one world on one thread
+(iso_probe --time, a window of steps after a warm-up), Drake one world."""
 import contextlib
 import json
 import os
@@ -314,7 +321,7 @@ def agreement(key, f, steps, every):
     dmean = np.mean(DP, axis=1)
     res = {
         "file": f"examples/{f}.sdf", "steps": steps, "every": every, "dt": dt, "nvert": int(IP.shape[1]),
-        "ntet": iso_par["ntet"], "material_mismatches": mism, "order_dp": order_dp, "wall_from": wall_from,
+        "ntet": iso_par["ntet"], "nu": iso_par["nu"], "material_mismatches": mism, "order_dp": order_dp, "wall_from": wall_from,
         "held_isobar": int(held_i.sum()), "held_drake": int(held_d.sum()),
         "held_same": bool(np.array_equal(held_i, held_d)),
         "dp": float(dp.max()), "dp_step": int(isteps[int(np.argmax(dp))]), "dp_end": float(dp[-1]),
@@ -413,13 +420,53 @@ def plot(trajs, path):
     plt.close(fig)
 
 
+def contact_lines(res):
+    """The RESULTS.md lines of the scenes with a floor: fall, rebound and rest both sides."""
+    L = []
+    for key, r in res.items():
+        c = r.get("agreement", {}).get("contact")
+        if not c:
+            continue
+        a, st = r["agreement"], c["static"]
+        mm = lambda x: f"{x * 1e3:.4f}"  # noqa: E731
+        side = {n: c[n] for n in ("isobar", "drake")}
+        first = (f"first exceeds {THRESH:g} m at t = {c['first_over_t']:.3f} s" if c["first_over_t"] is not None
+                 else f"never exceeds {THRESH:g} m (largest from the first contact on: {c['dp_after_impact']:.2g} m)")
+        L.append(f"- {key} (sampled every {a['every']} step{'s' if a['every'] > 1 else ''}): the vertex difference {first}.")
+        rows = []
+        for n, s in side.items():
+            if s["impact_t"] is None:
+                rows.append(f"{n}: no contact")
+                continue
+            rows.append(
+                f"{n}: first contact t = {s['impact_t']:.3f} s; deepest mean height {mm(s['min_z'])} mm at "
+                f"{s['min_t']:.3f} s; rebound apex {mm(s['apex_z'])} mm at {s['apex_t']:.3f} s (lowest vertex "
+                f"{mm(s['apex_low'])} mm); at the end mean {mm(s['rest_z'])} mm, mass centre {mm(s['rest_com_z'])} mm "
+                f"(its range over the last tenth of the run {s['com_z_last_10pc'] * 1e3:.2g} mm), lowest vertex "
+                f"{mm(s['rest_low'])} mm, mean (x, y) ({mm(s['rest_xy'][0])}, {mm(s['rest_xy'][1])}) mm")
+        L.append("  - " + "\n  - ".join(rows))
+        d = side["drake"]
+        L.append(
+            f"  - static estimate: mass {st['mass']:.4g} kg (the mesh's volume), R = {st['R'] * 1e3:.2f} mm (its "
+            f"volume's sphere); Hertz on a rigid plane δ = {mm(st['hertz'])} mm, contact radius {mm(st['a'])} mm, the "
+            f"floor's indentation under the central pressure {mm(st['indent'])} mm: mass centre at "
+            f"{mm(c['touch_com_z'] - st['drop'])} mm (touching at {mm(c['touch_com_z'])} mm, a drop of "
+            f"{mm(st['drop'])} mm); the simulated drop {mm(c['touch_com_z'] - d['rest_com_z'])} mm "
+            f"({(c['touch_com_z'] - d['rest_com_z']) / st['drop']:.2f} of the estimate). An order, not a check: Hertz "
+            f"leaves out the self-weight's own compression, and the mesh (about one tet across the contact radius, "
+            f"linear tets at ν = {r['agreement']['nu']:g}) is stiffer than the continuum.")
+    return ["", "The soft ball (mean vertex heights above the floor's top face; mass centre: the tets' centroids "
+            "weighted by their rest volumes):", ""] + L if L else []
+
+
 def markdown(res, reps, machine=""):
     """The RESULTS.md section "Deformable bodies"."""
     L = ["", "## Deformable bodies", "",
          "Every vertex of isobar's deformable body (bench/compare/iso_probe --vertices) against Drake's "
          "(`DeformableModel.GetPositions` after `Simulator.AdvanceTo`, one step at a time), same file, same "
          "time step, from rest. *max \\|Δp\\|*: the largest vertex-position difference over the samples; "
-         "*rel*: divided by the largest vertex displacement in Drake over the run (the tip deflection; "
+         "*rel*: divided by the largest vertex displacement in Drake over the run (the beam's tip deflection, "
+         "the ball's fall; "
          "*at end*: both at the last step). *Δ mean*: the largest difference of the mean vertex position "
          "(isobar's `isobar run --record` rows). *skipped solves*: steps after which Drake's vertex velocities "
          "were bitwise unchanged, i.e. its FEM solver exited early on ‖residual‖ < 1e-6 (isobar always "
@@ -440,7 +487,7 @@ def markdown(res, reps, machine=""):
             f"- {key}: materials {'equal' if not a['material_mismatches'] else 'differ: ' + '; '.join(a['material_mismatches'])}; "
             f"Drake's rest vertices equal isobar's in the file's order (largest difference {a['order_dp']:.2g} m, "
             f"so Drake does not reorder); wall applied by {a['wall_from']}: {a['held_drake']} vertices held in Drake, "
-            f"{a['held_isobar']} in isobar, {'the same ones' if a['held_same'] else 'NOT the same ones'}; tip deflection "
+            f"{a['held_isobar']} in isobar, {'the same ones' if a['held_same'] else 'NOT the same ones'}; largest displacement "
             f"{a['defl']:.4g} m (at end {a['defl_end']:.4g} m); mean at end isobar "
             f"({', '.join(f'{x:.9f}' for x in a['mean_i_end'])}), Drake ({', '.join(f'{x:.9f}' for x in a['mean_d_end'])}); "
             f"isobar's --record means and --deformed VTK against the probe: {a['record_vs_probe']:.2g} / "
@@ -450,21 +497,24 @@ def markdown(res, reps, machine=""):
                f"unchanged too (0: each still moved q by δt·v, an early exit, not a missed update); largest vertex "
                f"speed at the end: Drake {a['vmax_end']:.2g} m/s, isobar {a['vmax_end_isobar']:.2g} m/s."
                if a["frozen"] else ""))
-    L += ["", "Checks:", ""] + checks
+    L += ["", "Checks:", ""] + checks + contact_lines(res)
     L += ["", "![deformables](deformables.png)", "",
           f"Speed, µs per step (medians of {reps} interleaved repetitions; {machine}): isobar one world on one "
-          f"thread (`isobar run --threads 1`, the whole trajectory), {WORLDS} worlds on two threads per world-step "
-          f"(`iso_probe --time`, a window of steps after a warm-up), Drake one world (`Simulator.AdvanceTo`, the "
-          f"whole trajectory; the diagram built beforehand).", "",
-          f"| scene | steps | isobar 1 world, 1 thread | isobar {WORLDS} worlds, 2 threads (warm-up, window) | Drake | "
-          "Drake / isobar 1 world |", "|---|---|---|---|---|---|"]
+          f"thread (`isobar run --threads 1`, the whole trajectory), N worlds on two threads per world-step and one "
+          f"world on one thread over the same window (`iso_probe --time`, a window of steps after a warm-up: for "
+          f"the ball, after the impact, in contact), Drake one world (`Simulator.AdvanceTo`, the whole trajectory; "
+          f"the diagram built beforehand).", "",
+          "| scene | steps | isobar 1 world, 1 thread | isobar N worlds, 2 threads (N; warm-up, window) "
+          "| isobar 1 world, 1 thread, same window | Drake | Drake / isobar 1 world |", "|---|---|---|---|---|---|---|"]
     notes = []
     for key, r in res.items():
         sp = r.get("speed")
         if not sp:
             continue
-        L.append(f"| {key} | {r['agreement']['steps']} | {sp['iso1'] * 1e6:.4g} | {sp['isoN'] * 1e6:.4g} "
-                 f"({sp['window'][0]}, {sp['window'][1]}) | {sp['drake'] * 1e6:.4g} | {sp['drake'] / sp['iso1']:.3g}x |")
+        tm = sp["timing"]
+        L.append(f"| {key} | {tm['steps']} | {sp['iso1'] * 1e6:.4g} | {sp['isoN'] * 1e6:.4g} "
+                 f"({tm['worlds']}; {tm['warmup']}, {tm['window']}) | {sp['iso1w'] * 1e6:.4g} | {sp['drake'] * 1e6:.4g} "
+                 f"| {sp['drake'] / sp['iso1']:.3g}x |")
         if sp["busy"]:
             notes.append(f"Each sample first waited for idle CPUs (compare.py's wait_quiet, 150 s in all); "
                          f"{sum(b > 0.075 for b in sp['busy'])} of {len(sp['busy'])} {key} samples still started with "
