@@ -1,6 +1,11 @@
 """Deformable bodies in the comparison (called from compare.py): every vertex against Drake.
 
-Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load.
+Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load: the
+cantilever (examples/soft_beam.sdf, held by a wall) and the soft ball dropped on a rigid box
+(examples/soft_ball.sdf, deformable–rigid contact). Both sides use the lagged discrete contact
+approximation (SAP): Drake 1.51.1's default (MultibodyPlantConfig.discrete_contact_approximation
+"lagged"; its deformable bodies need SAP, TAMSI refuses them) and isobar's
+(isoSimDef.contact.approximation = ISO_CONTACT_LAGGED, what iso_probe and `isobar run` use).
   - Drake: the same file through its Parser into a discrete MultibodyPlant (SAP, lagged, the
     file's time step), a DeformableModel body, Simulator.AdvanceTo one step at a time, the vertex
     positions and velocities from DeformableModel.GetPositions / GetVelocities at each sample.
@@ -14,11 +19,13 @@ moves every other one). If the installed Drake held none although the file has a
 drake:wall_boundary_condition, the wall would be applied in code (SetWallBoundaryCondition) and
 the report says so.
 Reported: the largest vertex-position difference over the run and at the end, relative to the
-largest vertex displacement (the tip deflection); the mean-position trajectories (plot); steps
+largest vertex displacement (the tip deflection, the ball's fall); for the ball (contact_metrics)
+the first sample whose difference exceeds THRESH, the fall, rebound and rest on both sides and a
+Hertz estimate of the rest; the mean-position trajectories (plot); steps
 where Drake's velocities did not change at all (its FEM solver skips the solve when the residual
-norm is below 1e-6; isobar always solves); speed per step: isobar one world on one thread
-(`isobar run`, the whole trajectory), 1024 worlds on two threads (iso_probe --time, a window of
-steps after a warm-up), Drake one world."""
+norm is below 1e-6; isobar always solves); speed per step (speed()): isobar one world on one
+thread (`isobar run`, the whole trajectory), N worlds on two threads and one world on one thread
+(iso_probe --time, a window of steps after a warm-up), Drake one world."""
 import contextlib
 import json
 import os
@@ -36,18 +43,28 @@ OUT = os.path.join(HERE, "out")
 ISOBAR = os.path.join(ROOT, "build-release", "isobar")
 PROBE = os.path.join(OUT, "iso_probe")
 QUICK = os.environ.get("COMPARE_QUICK") == "1"
-WORLDS = 1024
 DRAKE_RESIDUAL_EXIT = 1e-6  # FemSolver: no solve when ‖b‖ < 1e-6 (drake_algorithms.md §6.3)
 
-# key, file (examples/), title, steps, sampled every, (warm-up, window) of the WORLDS-world timing
-# on two threads or None for no timing. The soft ball and the grasp join as rows once isobar
-# steps deformables in contact.
+# key, file (examples/), title, steps, sampled every, the timing or None: a dict of the steps of
+# the one-world run ("steps") and the worlds, warm-up and window of iso_probe --time on two
+# threads. The ball's window starts after the impact (about step 143), where the contact is.
+BEAM_TIMING = {"steps": 1000, "worlds": 1024, "warmup": 10, "window": 20}
+BALL_TIMING = {"steps": 1000, "worlds": 256, "warmup": 160, "window": 20}
 DEF_SCENES = [
-    ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, (10, 20)),
+    ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, BEAM_TIMING),
     ("beam_rest", "soft_beam", "the same cantilever to rest, 20 s (every 100th step)", 20000, 100, None),
+    ("ball", "soft_ball", "soft ball dropped 10 cm onto a rigid box, 2 s", 2000, 1, BALL_TIMING),
+    ("ball_rest", "soft_ball", "the same ball to rest, 8 s (every 20th step)", 8000, 20, None),
 ]
+# the scenes with a floor: its top face's height (m) and the pressure gradient of its compliant
+# field under that face, E / (smallest half-size) = 1e7 Pa / 0.05 m (Drake's box field, reference
+# §6.1), which sets the static indentation (p0 = g·depth enters as the force A·p0 at rest)
+FLOOR = {"soft_ball": (0.0, 1e7 / 0.05)}
+THRESH = 1e-6  # m: the vertex difference whose first crossing is reported
 if QUICK:
-    DEF_SCENES = [(k, f, t, min(s, 200), e, w and (2, 5)) for k, f, t, s, e, w in DEF_SCENES]
+    DEF_SCENES = [(k, f, t, min(s, 300), e, w and dict(w, steps=min(w["steps"], 300), worlds=min(w["worlds"], 64),
+                                                        warmup=min(w["warmup"], 150), window=5))
+                  for k, f, t, s, e, w in DEF_SCENES]
 
 
 def log(*a):
@@ -198,6 +215,77 @@ def read_record_means(path):
     return np.array([[float(x) for x in r[4:7]] for r in rows if r[2] == "0"])
 
 
+def read_vtk_tets(path):
+    """(ntet, 4) vertex indices of a legacy VTK unstructured grid of tetrahedra."""
+    tok = open(path).read().split()
+    i = tok.index("CELLS")
+    n = int(tok[i + 1])
+    c = np.array(tok[i + 3:i + 3 + 5 * n], int).reshape(n, 5)
+    return c[:, 1:]
+
+
+def tet_com(P, tets, vol):
+    """(samples, 3) mass centres: each linear tet's centroid weighted by its rest volume (uniform
+    density: the exact centre of mass of the deformed mesh)."""
+    return np.einsum("e,sek->sk", vol, P[:, tets].mean(axis=2)) / vol.sum()
+
+
+def static_estimate(mesh, cfg, g_floor):
+    """The ball's rest from continuum formulas: Hertz's approach of a sphere of the mesh's volume
+    on a rigid plane under its weight, δ = (9W²/(16 R E*²))^(1/3), E* = E/(1−ν²), and the floor's
+    indentation under the central Hertz pressure 3W/(2πa²), a = √(Rδ), at the floor's gradient.
+    Hertz neglects the self-weight's own compression and the coarse mesh's stiffness (linear
+    tets are stiffer than the continuum, more so at ν = 0.4): an order, not a check."""
+    X = read_vtk_points(mesh)
+    tets = read_vtk_tets(mesh)
+    e = X[tets]
+    vol = np.abs(np.einsum("ij,ij->i", np.cross(e[:, 1] - e[:, 0], e[:, 2] - e[:, 0]), e[:, 3] - e[:, 0])) / 6
+    V = float(vol.sum())
+    R = (3 * V / (4 * np.pi)) ** (1 / 3)
+    W = cfg["rho"] * V * 9.81
+    Es = cfg["E"] / (1 - cfg["nu"] ** 2)
+    d = (9 * W ** 2 / (16 * R * Es ** 2)) ** (1 / 3)
+    a = np.sqrt(R * d)
+    x = 3 * W / (2 * np.pi * a ** 2) / g_floor
+    return {"V": V, "R": R, "mass": cfg["rho"] * V, "W": W, "hertz": d, "a": a, "indent": x, "drop": d + x,
+            "tets": tets, "vol": vol}
+
+
+def contact_metrics(path, floor, t, IP, DP, dp, cfg):
+    """The fall, bounce and rest of a body dropped on a floor, both sides, from the sampled
+    vertices: the first contact (the lowest vertex under the floor's top), the deepest mean height
+    and the highest after that (the rebound's apex), the rest (the last sample: mean and mass-centre heights,
+    the lowest vertex, the lateral drift of the mean), the first sample whose vertex difference
+    exceeds THRESH, and the static estimate."""
+    z_top, g_floor = floor
+    mesh = os.path.join(os.path.dirname(path), re.search(r"<uri>([^<]*\.vtk)</uri>", open(path).read()).group(1))
+    st = static_estimate(mesh, cfg, g_floor)
+    out = {"static": {k: v for k, v in st.items() if k not in ("tets", "vol")}}
+    # the centre's height when the rest mesh first touches: its mass centre above its lowest vertex
+    com0 = tet_com(DP[:1], st["tets"], st["vol"])[0]
+    out["touch_com_z"] = float(com0[2] - DP[0][:, 2].min() + z_top)
+    for side, P in (("drake", DP), ("isobar", IP)):
+        mean = P.mean(axis=1)
+        com = tet_com(P, st["tets"], st["vol"])
+        low = P[:, :, 2].min(axis=1)
+        hit = np.nonzero(low < z_top)[0]
+        r = {"impact_t": float(t[hit[0]]) if len(hit) else None}
+        if len(hit):
+            i_min = hit[0] + int(np.argmin(mean[hit[0]:, 2]))
+            rebound = i_min + int(np.argmax(mean[i_min:, 2]))
+            r |= {"min_t": float(t[i_min]), "min_z": float(mean[i_min, 2]), "apex_t": float(t[rebound]),
+                  "apex_z": float(mean[rebound, 2]), "apex_low": float(low[rebound])}
+        r |= {"rest_z": float(mean[-1, 2]), "rest_com_z": float(com[-1, 2]), "rest_low": float(low[-1]),
+              "rest_xy": mean[-1, :2].tolist(), "com_z_last_10pc": float(np.ptp(com[int(0.9 * len(com)):, 2]))}
+        out[side] = r
+    over = np.nonzero(dp > THRESH)[0]
+    out["first_over_t"] = float(t[over[0]]) if len(over) else None
+    # the largest difference from the first contact on
+    after = t >= (out["drake"]["impact_t"] or 0)
+    out["dp_after_impact"] = float(dp[after].max()) if after.any() else None
+    return out
+
+
 # ---- one scene -----------------------------------------------------------------------------------
 
 def agreement(key, f, steps, every):
@@ -233,7 +321,7 @@ def agreement(key, f, steps, every):
     dmean = np.mean(DP, axis=1)
     res = {
         "file": f"examples/{f}.sdf", "steps": steps, "every": every, "dt": dt, "nvert": int(IP.shape[1]),
-        "ntet": iso_par["ntet"], "material_mismatches": mism, "order_dp": order_dp, "wall_from": wall_from,
+        "ntet": iso_par["ntet"], "nu": iso_par["nu"], "material_mismatches": mism, "order_dp": order_dp, "wall_from": wall_from,
         "held_isobar": int(held_i.sum()), "held_drake": int(held_d.sum()),
         "held_same": bool(np.array_equal(held_i, held_d)),
         "dp": float(dp.max()), "dp_step": int(isteps[int(np.argmax(dp))]), "dp_end": float(dp[-1]),
@@ -251,15 +339,21 @@ def agreement(key, f, steps, every):
         "vmax_end": float(np.max(np.linalg.norm(DV[-1], axis=1))),
         "vmax_end_isobar": float(np.max(np.linalg.norm(IV[-1], axis=1))),
     }
+    if f in FLOOR:
+        res["contact"] = contact_metrics(path, FLOOR[f], np.array(isteps) * dt, IP, DP, dp, cfg)
     traj = {"t": np.array(isteps) * dt, "mean_i": means[isteps], "mean_d": dmean, "dp": dp}
     return res, traj
 
 
-def speed(key, f, steps, window, reps, wait):
+def speed(f, timing, reps, wait):
+    """Seconds per step, medians over reps interleaved repetitions: isobar one world on one thread
+    (`isobar run`, the whole timing["steps"] trajectory), timing["worlds"] worlds on two threads
+    and one world on one thread over the same window (iso_probe --time: timing["warmup"] steps
+    untimed, then timing["window"]), Drake one world (the whole trajectory)."""
     path = os.path.join(ROOT, "examples", f + ".sdf")
     dt = scene_dt(path)
-    warm, n = window
-    s = {"iso1": [], "isoN": [], "drake": []}
+    steps, worlds, warm, n = timing["steps"], timing["worlds"], timing["warmup"], timing["window"]
+    s = {"iso1": [], "isoN": [], "iso1w": [], "drake": []}
     busy = []  # wait()'s busy fraction of all CPUs (another job) before each sample
     for _ in range(reps):
         busy.append(wait())
@@ -267,13 +361,16 @@ def speed(key, f, steps, window, reps, wait):
                  "--quiet"])
         s["iso1"].append(j["wall_s"] / steps)
         busy.append(wait())
-        j = run([PROBE, path, "--time", "--worlds", str(WORLDS), "--threads", "2", "--warmup", str(warm),
+        j = run([PROBE, path, "--time", "--worlds", str(worlds), "--threads", "2", "--warmup", str(warm),
                  "--steps", str(n)])
-        s["isoN"].append(j["wall_s"] / (WORLDS * n))
+        s["isoN"].append(j["wall_s"] / (worlds * n))
+        busy.append(wait())
+        j = run([PROBE, path, "--time", "--worlds", "1", "--threads", "1", "--warmup", str(warm), "--steps", str(n)])
+        s["iso1w"].append(j["wall_s"] / n)
         d = DrakeDeformable(path, dt)  # built before the timing: only AdvanceTo is timed
         busy.append(wait())
         s["drake"].append(d.time(steps))
-    return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "window": window,
+    return {k: statistics.median(v) for k, v in s.items()} | {"samples": s, "timing": timing,
                                                                "busy": [b for b in busy if b is not None]}
 
 
@@ -281,15 +378,15 @@ def run_all(reps, wait=lambda: None):
     """Every deformable scene: {key: {"title", "agreement", "speed"} or {"title", "error"}}, and
     the trajectories for the plot."""
     out, trajs = {}, {}
-    for key, f, title, steps, every, window in DEF_SCENES:
+    for key, f, title, steps, every, timing in DEF_SCENES:
         try:
             a, trajs[key] = agreement(key, f, steps, every)
             log(f"  {key}: max vertex |dp| {a['dp']:.3g} m (rel {a['rel']:.2g}), end {a['dp_end']:.3g} m, "
                 f"Drake skipped {a['frozen']} solves")
-            sp = speed(key, f, steps, window, reps, wait) if window else None
+            sp = speed(f, timing, reps, wait) if timing else None
             if sp:
                 log(f"  {key}: {sp['iso1'] * 1e6:.3g} µs/step isobar, {sp['isoN'] * 1e6:.3g} µs/world-step "
-                    f"({WORLDS} worlds, 2 threads), {sp['drake'] * 1e6:.3g} µs/step Drake")
+                    f"({timing['worlds']} worlds, 2 threads), {sp['drake'] * 1e6:.3g} µs/step Drake")
             out[key] = {"title": title, "agreement": a, "speed": sp}
         except Exception as e:  # a scene one side cannot run is reported, not fatal
             out[key] = {"title": title, "error": str(e).strip().splitlines()[0][:300]}
@@ -323,13 +420,53 @@ def plot(trajs, path):
     plt.close(fig)
 
 
+def contact_lines(res):
+    """The RESULTS.md lines of the scenes with a floor: fall, rebound and rest both sides."""
+    L = []
+    for key, r in res.items():
+        c = r.get("agreement", {}).get("contact")
+        if not c:
+            continue
+        a, st = r["agreement"], c["static"]
+        mm = lambda x: f"{x * 1e3:.4f}"  # noqa: E731
+        side = {n: c[n] for n in ("isobar", "drake")}
+        first = (f"first exceeds {THRESH:g} m at t = {c['first_over_t']:.3f} s" if c["first_over_t"] is not None
+                 else f"never exceeds {THRESH:g} m (largest from the first contact on: {c['dp_after_impact']:.2g} m)")
+        L.append(f"- {key} (sampled every {a['every']} step{'s' if a['every'] > 1 else ''}): the vertex difference {first}.")
+        rows = []
+        for n, s in side.items():
+            if s["impact_t"] is None:
+                rows.append(f"{n}: no contact")
+                continue
+            rows.append(
+                f"{n}: first contact t = {s['impact_t']:.3f} s; deepest mean height {mm(s['min_z'])} mm at "
+                f"{s['min_t']:.3f} s; rebound apex {mm(s['apex_z'])} mm at {s['apex_t']:.3f} s (lowest vertex "
+                f"{mm(s['apex_low'])} mm); at the end mean {mm(s['rest_z'])} mm, mass centre {mm(s['rest_com_z'])} mm "
+                f"(its range over the last tenth of the run {s['com_z_last_10pc'] * 1e3:.2g} mm), lowest vertex "
+                f"{mm(s['rest_low'])} mm, mean (x, y) ({mm(s['rest_xy'][0])}, {mm(s['rest_xy'][1])}) mm")
+        L.append("  - " + "\n  - ".join(rows))
+        d = side["drake"]
+        L.append(
+            f"  - static estimate: mass {st['mass']:.4g} kg (the mesh's volume), R = {st['R'] * 1e3:.2f} mm (its "
+            f"volume's sphere); Hertz on a rigid plane δ = {mm(st['hertz'])} mm, contact radius {mm(st['a'])} mm, the "
+            f"floor's indentation under the central pressure {mm(st['indent'])} mm: mass centre at "
+            f"{mm(c['touch_com_z'] - st['drop'])} mm (touching at {mm(c['touch_com_z'])} mm, a drop of "
+            f"{mm(st['drop'])} mm); the simulated drop {mm(c['touch_com_z'] - d['rest_com_z'])} mm "
+            f"({(c['touch_com_z'] - d['rest_com_z']) / st['drop']:.2f} of the estimate). An order, not a check: Hertz "
+            f"leaves out the self-weight's own compression, and the mesh (about one tet across the contact radius, "
+            f"linear tets at ν = {r['agreement']['nu']:g}) is stiffer than the continuum.")
+    return ["", "The soft ball (mean vertex heights above the floor's top face; mass centre: the tets' centroids "
+            "weighted by their rest volumes):", ""] + L if L else []
+
+
 def markdown(res, reps, machine=""):
     """The RESULTS.md section "Deformable bodies"."""
     L = ["", "## Deformable bodies", "",
          "Every vertex of isobar's deformable body (bench/compare/iso_probe --vertices) against Drake's "
          "(`DeformableModel.GetPositions` after `Simulator.AdvanceTo`, one step at a time), same file, same "
          "time step, from rest. *max \\|Δp\\|*: the largest vertex-position difference over the samples; "
-         "*rel*: divided by the largest vertex displacement in Drake over the run (the tip deflection; "
+         "*rel*: divided by the largest vertex displacement in Drake over the run (the beam's tip deflection, "
+         "the ball's fall; "
          "*at end*: both at the last step). *Δ mean*: the largest difference of the mean vertex position "
          "(isobar's `isobar run --record` rows). *skipped solves*: steps after which Drake's vertex velocities "
          "were bitwise unchanged, i.e. its FEM solver exited early on ‖residual‖ < 1e-6 (isobar always "
@@ -350,7 +487,7 @@ def markdown(res, reps, machine=""):
             f"- {key}: materials {'equal' if not a['material_mismatches'] else 'differ: ' + '; '.join(a['material_mismatches'])}; "
             f"Drake's rest vertices equal isobar's in the file's order (largest difference {a['order_dp']:.2g} m, "
             f"so Drake does not reorder); wall applied by {a['wall_from']}: {a['held_drake']} vertices held in Drake, "
-            f"{a['held_isobar']} in isobar, {'the same ones' if a['held_same'] else 'NOT the same ones'}; tip deflection "
+            f"{a['held_isobar']} in isobar, {'the same ones' if a['held_same'] else 'NOT the same ones'}; largest displacement "
             f"{a['defl']:.4g} m (at end {a['defl_end']:.4g} m); mean at end isobar "
             f"({', '.join(f'{x:.9f}' for x in a['mean_i_end'])}), Drake ({', '.join(f'{x:.9f}' for x in a['mean_d_end'])}); "
             f"isobar's --record means and --deformed VTK against the probe: {a['record_vs_probe']:.2g} / "
@@ -360,21 +497,24 @@ def markdown(res, reps, machine=""):
                f"unchanged too (0: each still moved q by δt·v, an early exit, not a missed update); largest vertex "
                f"speed at the end: Drake {a['vmax_end']:.2g} m/s, isobar {a['vmax_end_isobar']:.2g} m/s."
                if a["frozen"] else ""))
-    L += ["", "Checks:", ""] + checks
+    L += ["", "Checks:", ""] + checks + contact_lines(res)
     L += ["", "![deformables](deformables.png)", "",
           f"Speed, µs per step (medians of {reps} interleaved repetitions; {machine}): isobar one world on one "
-          f"thread (`isobar run --threads 1`, the whole trajectory), {WORLDS} worlds on two threads per world-step "
-          f"(`iso_probe --time`, a window of steps after a warm-up), Drake one world (`Simulator.AdvanceTo`, the "
-          f"whole trajectory; the diagram built beforehand).", "",
-          f"| scene | steps | isobar 1 world, 1 thread | isobar {WORLDS} worlds, 2 threads (warm-up, window) | Drake | "
-          "Drake / isobar 1 world |", "|---|---|---|---|---|---|"]
+          f"thread (`isobar run --threads 1`, the whole trajectory), N worlds on two threads per world-step and one "
+          f"world on one thread over the same window (`iso_probe --time`, a window of steps after a warm-up: for "
+          f"the ball, after the impact, in contact), Drake one world (`Simulator.AdvanceTo`, the whole trajectory; "
+          f"the diagram built beforehand).", "",
+          "| scene | steps | isobar 1 world, 1 thread | isobar N worlds, 2 threads (N; warm-up, window) "
+          "| isobar 1 world, 1 thread, same window | Drake | Drake / isobar 1 world |", "|---|---|---|---|---|---|---|"]
     notes = []
     for key, r in res.items():
         sp = r.get("speed")
         if not sp:
             continue
-        L.append(f"| {key} | {r['agreement']['steps']} | {sp['iso1'] * 1e6:.4g} | {sp['isoN'] * 1e6:.4g} "
-                 f"({sp['window'][0]}, {sp['window'][1]}) | {sp['drake'] * 1e6:.4g} | {sp['drake'] / sp['iso1']:.3g}x |")
+        tm = sp["timing"]
+        L.append(f"| {key} | {tm['steps']} | {sp['iso1'] * 1e6:.4g} | {sp['isoN'] * 1e6:.4g} "
+                 f"({tm['worlds']}; {tm['warmup']}, {tm['window']}) | {sp['iso1w'] * 1e6:.4g} | {sp['drake'] * 1e6:.4g} "
+                 f"| {sp['drake'] / sp['iso1']:.3g}x |")
         if sp["busy"]:
             notes.append(f"Each sample first waited for idle CPUs (compare.py's wait_quiet, 150 s in all); "
                          f"{sum(b > 0.075 for b in sp['busy'])} of {len(sp['busy'])} {key} samples still started with "
