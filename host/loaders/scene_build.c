@@ -339,16 +339,34 @@ static isoStatus exclude_anchored_adjacent(sceneBuild *B, const int *geom_id) {
   return ISO_OK;
 }
 
-/* The deformable bodies in document order, each with its walls; the mesh is read here, so a
- * bad mesh names the <link> as well as the file. */
-static isoStatus add_deformables(const sceneCtx *c, isoModel *m) {
+/* Weld w of deformable `id`: the shape re-expressed in its link's body (the world's frame for
+ * a link fixed to the world, whose vertices are then held). The free bodies' initial states are
+ * set by now, so the shape sits where the file poses the link. */
+static isoStatus add_weld(const sceneBuild *B, int id, const sceneWeld *w) {
+  const int g = w->link < 0 ? B->world : find(B->uf, w->link);
+  const int rigid = g == B->world ? ISO_WORLD_BODY : B->body_of[g];
+  double p[3], q[4];
+  put_pose(in_body(B, w->link, w->X_LG), p, q);
+  isoStatus st = iso_model_weld_deformable(B->m, id, rigid, (int)w->shape, w->size, p, q, NULL);
+  if (st == ISO_OK) return ISO_OK;
+  char msg[1024];
+  snprintf(msg, sizeof msg, "%s", iso_last_error());
+  return iso_fail(st, "%s:%d: <isobar:weld> to '%s': %s", w->file->path, scene_line(w->node), w->body, msg);
+}
+
+/* The deformable bodies in document order, each with its walls and welds; the mesh is read
+ * here, so a bad mesh names the <link> as well as the file. */
+static isoStatus add_deformables(const sceneBuild *B) {
+  const sceneCtx *c = B->c;
   for (int i = 0; i < c->ndeformable; ++i) {
     const sceneDeformable *sd = &c->deformables[i];
     int id;
-    isoStatus st = iso_model_add_deformable(m, &sd->def, &id);
+    isoStatus st = iso_model_add_deformable(B->m, &sd->def, &id);
     for (int w = 0; w < sd->nwall && st == ISO_OK; ++w)
-      st = iso_model_deformable_wall(m, id, sd->wall[w], sd->wall[w] + 3, NULL);
+      st = iso_model_deformable_wall(B->m, id, sd->wall[w], sd->wall[w] + 3, NULL);
     if (st != ISO_OK) return located(st, sd->file, sd->line, "link", sd->def.name);
+    for (int w = 0; w < sd->nweld; ++w)
+      if ((st = add_weld(B, id, &sd->welds[w])) != ISO_OK) return st;
   }
   return ISO_OK;
 }
@@ -382,7 +400,7 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
   if (st == ISO_OK) st = exclude_anchored_adjacent(B, geom_id);
   free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
-  if (st == ISO_OK) st = add_deformables(c, B->m);
+  if (st == ISO_OK) st = add_deformables(B);
   if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
     iso_model_destroy(B->m);

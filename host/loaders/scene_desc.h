@@ -51,6 +51,20 @@ typedef struct sceneGeom {
   int rel_scope;
 } sceneGeom;
 
+/* An <isobar:weld> of a deformable link: its vertices inside a shape posed on a rigid link are
+ * welded to that link's body (iso_model_weld_deformable), or held where they are when the link
+ * is fixed to the world. */
+typedef struct sceneWeld {
+  const char *body;      /* the link as written in <isobar:body>, looked up in model scope `scope` */
+  int scope;             /* SDFormat: the deformable link's model scope */
+  int link;              /* index in sceneCtx.links once bound; -1: the world */
+  isoShape shape;        /* box, sphere, cylinder, capsule or ellipsoid */
+  double size[3];        /* as isoGeometryDef.size */
+  xform X_LG;            /* the shape in the link's frame */
+  const sceneFile *file; /* where the <isobar:weld> is */
+  xmlNode *node, *body_node; /* the <isobar:weld> and its <isobar:body>, for messages */
+} sceneWeld;
+
 /* A deformable body: an SDFormat <link> holding <drake:deformable_properties>. Its mesh is
  * placed at the link's pose; a wall holds the vertices behind a plane given in the world. */
 typedef struct sceneDeformable {
@@ -58,6 +72,8 @@ typedef struct sceneDeformable {
                             position and quaternion set once frames resolve */
   double (*wall)[6];     /* (nwall) point_on_plane, outward_normal, world frame; context memory */
   int nwall;
+  sceneWeld *welds;      /* (nweld) in document order, context memory; made after the bodies */
+  int nweld;
   int frame;             /* SDFormat: its link's frame in the parser's frame graph */
   const sceneFile *file; /* where the <link> is */
   int line;

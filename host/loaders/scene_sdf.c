@@ -122,7 +122,7 @@ static isoStatus read_deformable_link(sdfParser *P, const sceneFile *f, xmlNode 
   }
   const char *scoped = scene_printf(&c->mem, "%s::%s", P->scopes[scope].path, name);
   if (!scoped) return nomem();
-  return scene_sdf_deformable(c, f, n, scoped, fi);
+  return scene_sdf_deformable(c, f, n, scope, scoped, fi);
 }
 
 static isoStatus read_link(sdfParser *P, const sceneFile *f, xmlNode *n, int scope) {
@@ -135,6 +135,9 @@ static isoStatus read_link(sdfParser *P, const sceneFile *f, xmlNode *n, int sco
   if (scene_child(n, "drake:wall_boundary_condition"))
     return scene_fail(f, scene_child(n, "drake:wall_boundary_condition"), ISO_ERR_INVALID,
                       "a wall boundary condition belongs to a deformable link (one with <drake:deformable_properties>)");
+  if (scene_child(n, "isobar:weld"))
+    return scene_fail(f, scene_child(n, "isobar:weld"), ISO_ERR_INVALID,
+                      "a weld belongs to a deformable link (one with <drake:deformable_properties>)");
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   char *name = scene_attr(&c->mem, n, "name");
   if ((st = claim_name(P, scope, name, f, n)) != ISO_OK) return st;
@@ -504,6 +507,7 @@ static isoStatus second_pass(sdfParser *P) {
     q[2] = X.q.y;
     q[3] = X.q.z;
   }
+  if ((st = scene_sdf_bind_welds(P)) != ISO_OK) return st;
   for (int i = 0; i < P->njoint; ++i)
     if ((st = scene_sdf_bind_joint(P, &P->joints[i])) != ISO_OK) return st;
   /* Drake reads drake:mimic once every joint of the model exists. */

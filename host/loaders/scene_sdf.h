@@ -24,10 +24,16 @@ isoStatus scene_sdf_inertial(sceneCtx *c, const sceneFile *f, xmlNode *n, int li
 /* <collision> of link `link` in model scope `scope`: appends a sceneGeom (none for <empty/>). */
 isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, int link);
 
-/* The deformable body of <link> n (it holds <drake:deformable_properties>), named `name` and
- * placed by frame `frame`, as Drake's AddDeformableLinkFromSpecification reads it: appends a
+/* The deformable body of <link> n (it holds <drake:deformable_properties>) of model scope
+ * `scope`, named `name` and placed by frame `frame`, as Drake's
+ * AddDeformableLinkFromSpecification reads it, with its <isobar:weld>s: appends a
  * sceneDeformable (scene_sdf_deformable.c). */
-isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *name, int frame);
+isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, const char *name, int frame);
+
+/* The shape of <geometry> n into g (shape, size, mesh); *empty for <empty/>; *X_GC the shape's
+ * canonical frame in the geometry frame (not the identity only for a plane). */
+isoStatus scene_sdf_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoGeometryDef *g, xform *X_GC,
+                             int *empty);
 
 /* A <joint> as read, before the frame graph resolves it. */
 typedef struct sdfJointSpec {
@@ -96,6 +102,10 @@ typedef struct sdfParser {
 /* The frame `name` means in model scope `scope` ("world", "__model__", a frame of the scope, a
  * nested model's frame, "inner::name" descending), or -1. */
 int scene_sdf_lookup(const sdfParser *P, int scope, const char *name);
+
+/* Once every link is known: each <isobar:body> of every deformable's welds names a link (or
+ * the world), looked up as a joint's parent is (scene_sdf_deformable.c). */
+isoStatus scene_sdf_bind_welds(const sdfParser *P);
 
 /* ---- joints (scene_sdf_joint.c) ----------------------------------------------------------- */
 

@@ -22,7 +22,18 @@
  * CheckSupportedElements, a drake: element that does not belong is an error, any other is
  * reported as ignored (<inertial>: the mass comes from the density). Drake also meshes a
  * <sphere> from drake:mesh_resolution_hint; isobar does not (rejected, naming it). Friction
- * not given is Drake's parser default, 1.0. */
+ * not given is Drake's parser default, 1.0.
+ *
+ * isobar's own extension, which Drake's parsers lack (Drake offers DeformableBody::
+ * AddFixedConstraint in code only), welds vertices to a rigid link:
+ *
+ *   <isobar:weld> (zero or more) holds <isobar:body> (the rigid link, named as a joint's
+ *     <parent> is: "link", "inner::link" or "world"), an optional <pose> (the shape in that
+ *     link's frame; no relative_to) and a <geometry> with one <box>, <sphere>, <cylinder>,
+ *     <capsule> or <ellipsoid> (or <drake:ellipsoid>) sized as SDFormat sizes them.
+ *
+ * Drake warns that it ignores the element and loads the rest. An isobar: element that does not
+ * belong is an error, as Drake's CheckSupportedElements makes a misplaced drake: one. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +61,91 @@ static isoStatus no_foreign_drake(const sceneFile *f, xmlNode *n, const char *co
       char pb[128];
       return scene_fail(f, k, ISO_ERR_UNSUPPORTED, "<%s> does not belong in a deformable body's <%s> (Drake rejects it too)",
                         qn, scene_qname(n, pb, (int)sizeof pb));
+    }
+  }
+  return ISO_OK;
+}
+
+/* isobar's namespace is its own: an isobar: child not in `known` is a mistake (a misspelt weld
+ * would silently weld nothing), so it is an error. */
+static isoStatus no_foreign_isobar(const sceneFile *f, xmlNode *n, const char *const *known) {
+  for (xmlNode *k = n->children; k; k = k->next) {
+    if (k->type != XML_ELEMENT_NODE || listed(k, known)) continue;
+    char qb[128], pb[128];
+    const char *qn = scene_qname(k, qb, (int)sizeof qb);
+    if (strncmp(qn, "isobar:", 7) == 0)
+      return scene_fail(f, k, ISO_ERR_INVALID, "<%s> does not belong in <%s>", qn, scene_qname(n, pb, (int)sizeof pb));
+  }
+  return ISO_OK;
+}
+
+/* One <isobar:weld> of a deformable link of model scope `scope` into w; its body is bound once
+ * every link is known (scene_sdf_bind_welds). */
+static isoStatus read_weld(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, sceneWeld *w) {
+  static const char *const known[] = {"isobar:body", "pose", "geometry", NULL};
+  static const char *const shapes[] = {"box", "sphere", "cylinder", "capsule", "ellipsoid", "drake:ellipsoid", NULL};
+  isoStatus st;
+  if ((st = no_foreign_drake(f, n, known)) != ISO_OK) return st;
+  if ((st = no_foreign_isobar(f, n, known)) != ISO_OK) return st;
+  if ((st = scene_check(c, f, n, known, NULL)) != ISO_OK) return st;
+  w->file = f;
+  w->node = n;
+  w->link = -1;
+  w->scope = scope;
+  w->X_LG = xf_identity();
+  xmlNode *b = scene_child(n, "isobar:body"), *geom = scene_child(n, "geometry"), *pose = scene_child(n, "pose");
+  if (!b) return scene_fail(f, n, ISO_ERR_PARSE, "needs an <isobar:body> naming the rigid link to weld to");
+  if ((st = scene_check(c, f, b, NULL, NULL)) != ISO_OK) return st;
+  w->body = scene_text(&c->mem, b);
+  w->body_node = b;
+  if (!w->body) return nomem();
+  if (!w->body[0]) return scene_fail(f, b, ISO_ERR_PARSE, "is empty; name the rigid link to weld to");
+  if (pose) {
+    scenePose X;
+    if ((st = scene_sdf_pose(c, f, pose, &X)) != ISO_OK) return st;
+    if (X.rel_to)
+      return scene_fail(f, pose, ISO_ERR_UNSUPPORTED, "a weld shape's pose is in its body's link frame; relative_to "
+                        "is not supported here");
+    w->X_LG = X.X;
+  }
+  if (!geom) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <geometry> holding the shape whose vertices are welded");
+  for (xmlNode *k = geom->children; k; k = k->next) {
+    if (k->type != XML_ELEMENT_NODE) continue;
+    int ok = 0;
+    for (int i = 0; shapes[i]; ++i) ok |= scene_is(k, shapes[i]);
+    char qb[128];
+    if (!ok)
+      return scene_fail(f, k, ISO_ERR_UNSUPPORTED, "a weld shape is a <box>, <sphere>, <cylinder>, <capsule> or "
+                        "<ellipsoid>; <%s> is not supported", scene_qname(k, qb, (int)sizeof qb));
+    break; /* the first shape is the one used; scene_sdf_geometry reports the others */
+  }
+  isoGeometryDef g = scene_default_geometry();
+  xform X_GC;
+  int empty;
+  if ((st = scene_sdf_geometry(c, f, geom, &g, &X_GC, &empty)) != ISO_OK) return st;
+  w->shape = g.shape;
+  memcpy(w->size, g.size, sizeof w->size);
+  return ISO_OK;
+}
+
+isoStatus scene_sdf_bind_welds(const sdfParser *P) {
+  const sceneCtx *c = P->c;
+  for (int d = 0; d < c->ndeformable; ++d) {
+    for (int i = 0; i < c->deformables[d].nweld; ++i) {
+      sceneWeld *w = &c->deformables[d].welds[i];
+      const char *path = P->scopes[w->scope].path;
+      if (strcmp(w->body, "world") == 0) {
+        w->link = -1;
+        continue;
+      }
+      int fi = scene_sdf_lookup(P, w->scope, w->body);
+      if (fi >= 0 && P->frames[fi].kind == F_DEFORMABLE)
+        return scene_fail(w->file, w->body_node, ISO_ERR_UNSUPPORTED, "'%s' is a deformable link; a weld holds "
+                          "vertices on a rigid link or the world", w->body);
+      if (fi < 0 || P->frames[fi].kind != F_LINK)
+        return scene_fail(w->file, w->body_node, ISO_ERR_PARSE, "'%s' names no link of model '%s'", w->body,
+                          path[0] ? path : "(world)");
+      w->link = P->frames[fi].link;
     }
   }
   return ISO_OK;
@@ -206,20 +302,21 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, iso
   return props ? read_proximity(c, f, props, d) : ISO_OK;
 }
 
-isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *name, int frame) {
+isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, const char *name, int frame) {
   static const char *const known[] = {"pose", "collision", "visual", "drake:deformable_properties",
-                                      "drake:wall_boundary_condition", NULL};
+                                      "drake:wall_boundary_condition", "isobar:weld", NULL};
   static const char *const reported[] = {"pose", "collision", "visual", "drake:deformable_properties",
-                                         "drake:wall_boundary_condition", "inertial", NULL};
+                                         "drake:wall_boundary_condition", "isobar:weld", "inertial", NULL};
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
   if ((st = no_foreign_drake(f, n, known)) != ISO_OK) return st;
+  if ((st = no_foreign_isobar(f, n, known)) != ISO_OK) return st;
   xmlNode *inertial = scene_child(n, "inertial");
   if (inertial && (st = scene_ignore(c, f, inertial, "a deformable body's mass comes from its density; Drake "
                                      "ignores it too")) != ISO_OK)
     return st;
   if ((st = scene_check(c, f, n, reported, attrs)) != ISO_OK) return st;
-  int ncoll = 0, nwall = 0, nvisual = 0;
+  int ncoll = 0, nwall = 0, nvisual = 0, nweld = 0;
   xmlNode *coll = NULL;
   for (xmlNode *k = n->children; k; k = k->next) {
     if (scene_is(k, "collision")) {
@@ -228,6 +325,7 @@ isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, cons
     }
     nwall += scene_is(k, "drake:wall_boundary_condition");
     nvisual += scene_is(k, "visual");
+    nweld += scene_is(k, "isobar:weld");
   }
   if (ncoll != 1)
     return scene_fail(f, n, ISO_ERR_INVALID, "a deformable <link> must have exactly one <collision> (it has %d), "
@@ -245,12 +343,19 @@ isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, cons
     sd->wall = (double(*)[6])scene_alloc(&c->mem, sizeof(double[6]) * (size_t)nwall);
     if (!sd->wall) return nomem();
   }
+  if (nweld > 0) {
+    sd->welds = (sceneWeld *)scene_alloc(&c->mem, sizeof(sceneWeld) * (size_t)nweld);
+    if (!sd->welds) return nomem();
+  }
   for (xmlNode *k = n->children; k; k = k->next) {
     if (scene_is(k, "drake:deformable_properties")) {
       if ((st = read_properties(c, f, k, &sd->def)) != ISO_OK) return st;
     } else if (scene_is(k, "drake:wall_boundary_condition")) {
       if ((st = read_wall(c, f, k, sd->wall[sd->nwall])) != ISO_OK) return st;
       sd->nwall++;
+    } else if (scene_is(k, "isobar:weld")) {
+      if ((st = read_weld(c, f, k, scope, &sd->welds[sd->nweld])) != ISO_OK) return st;
+      sd->nweld++;
     } else if (scene_is(k, "visual")) {
       scene_count_visual(c, f, k);
     }

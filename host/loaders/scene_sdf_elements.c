@@ -104,10 +104,8 @@ static quat z_to(vec3 n) {
   return quat_from_axis_angle(axis, acos(c));
 }
 
-/* Fill g's shape from <geometry>; *empty for <empty/>; *X_GC is the canonical frame of the
- * shape in the geometry frame (not the identity only for a plane). */
-static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoGeometryDef *g, xform *X_GC,
-                               int *empty) {
+isoStatus scene_sdf_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoGeometryDef *g, xform *X_GC,
+                             int *empty) {
   static const char *const shapes[] = {"box",  "sphere", "cylinder", "capsule",         "ellipsoid",
                                        "plane", "mesh",  "empty",    "drake:ellipsoid", NULL};
   static const char *const unsupported[] = {"cone", "heightmap", "polyline", "image", NULL};
@@ -257,7 +255,7 @@ isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int s
   isoGeometryDef g = scene_default_geometry();
   xform X_GC;
   int empty;
-  if ((st = read_geometry(c, f, geom, &g, &X_GC, &empty)) != ISO_OK) return st;
+  if ((st = scene_sdf_geometry(c, f, geom, &g, &X_GC, &empty)) != ISO_OK) return st;
   if (empty) return ISO_OK; /* <empty/>: nothing to collide with, as in Drake */
   scenePose pose = {xf_identity(), NULL, f, n};
   xmlNode *pn = scene_child(n, "pose");

@@ -107,3 +107,13 @@ isoStatus iso_model_weld_deformable(isoModel *m, int body, int rigid, int shape,
   }
   return ISO_OK;
 }
+
+isoStatus iso_model_deformable_weld_count(const isoModel *m, int id, int *count) {
+  const char *fn = "iso_model_deformable_weld_count";
+  CHECK_NULL(m, fn);
+  CHECK_NULL(count, fn);
+  if (id < 0 || id >= m->deformables.n)
+    return iso_fail(ISO_ERR_NOT_FOUND, "%s: deformable body index %d is out of range [0, %d)", fn, id, m->deformables.n);
+  *count = m->deformables.body[id].nweld;
+  return ISO_OK;
+}

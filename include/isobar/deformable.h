@@ -87,6 +87,10 @@ isoStatus iso_model_deformable_wall(isoModel *model, int body, const double poin
  * shape, since a constraint that catches nothing is a mistake in the scene. */
 isoStatus iso_model_weld_deformable(isoModel *model, int body, int rigid, int shape, const double size[3],
                                     const double position[3], const double quaternion[4], int *count);
+/* How many vertex welds to rigid bodies deformable `id` holds, summed over the calls of
+ * iso_model_weld_deformable (a vertex two shapes catch counts twice); welds to ISO_WORLD_BODY
+ * hold vertices instead and show as held in iso_model_deformable_mesh. */
+isoStatus iso_model_deformable_weld_count(const isoModel *model, int id, int *count);
 
 /* Number of deformable bodies (0 for NULL). */
 int iso_model_deformable_count(const isoModel *model);

@@ -79,6 +79,14 @@
  *   <visual>, another drake: element and a joint attached to the link are errors; <inertial>
  *   and a collision <pose> are reported as ignored. A URDF <drake:deformable_properties> is
  *   reported as ignored: Drake's URDF parser skips it and the link stays rigid.
+ *   isobar's extension, any number of <isobar:weld>s in the deformable link, welds the
+ *   vertices inside a shape to a rigid link (iso_model_weld_deformable): <isobar:body> names
+ *   the link as a joint's <parent> does ("world", or a static model's link, holds them in
+ *   place), an optional <pose> places the shape in that link's frame (no relative_to) at the
+ *   link's initial pose, and <geometry> holds a <box>, <sphere>, <cylinder>, <capsule> or
+ *   <ellipsoid>. An unknown link, a link a joint moves, another shape, a shape that holds no
+ *   vertex and an isobar: element out of place are errors. Drake warns that it ignores the
+ *   element and loads the rest.
  *
  * Collision filter groups (drake:collision_filter_group; SDFormat: in a <model>, names as
  *   element text; URDF: in the <robot>, names in link= and name= attributes)
