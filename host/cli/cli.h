@@ -49,6 +49,10 @@ void cli_grow_free(cliGrow *g);
 isoStatus cli_grow_step(isoSim *sim, cliGrow *g, int quiet);
 int cli_grow_count(const cliGrow *g);
 
+/* World 0's deformable bodies on stdout: the mean of each one's vertex positions and velocities
+ * (the first 8, then how many more). */
+void cli_print_deformables(const isoModel *m, const isoSim *sim);
+
 int cli_bench(int argc, char **argv);
 int cli_run(int argc, char **argv);
 
