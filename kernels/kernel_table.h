@@ -31,6 +31,9 @@
   K(sap_prepare, prepareArgs, 64)              \
   K(sap_solve, solveArgs, 64)                  \
   K(sap_finish, finishArgs, 64)                \
-  K(fem_step, femSapArgs, 64)
+  K(fem_elements, femSapArgs, 64)              \
+  K(fem_factor, femSapArgs, 64)                \
+  K(fem_contact, femSapArgs, 64)               \
+  K(fem_schur, femSapArgs, 64)
 
 #endif

@@ -11,8 +11,9 @@
 
 #include "isobar/sim.h"
 
-const char *const step_stage_names[STEP_NSTAGE] = {"kinematics", "collide",     "points", "deformables",
-                                                   "constraints", "solve",       "integrate"};
+const char *const step_stage_names[STEP_NSTAGE] = {
+    "kinematics", "collide",    "points",      "fem elements", "fem factor",
+    "fem contact", "fem schur", "constraints", "solve",        "integrate"};
 
 static double now_s(void) {
   struct timespec t;
@@ -83,8 +84,14 @@ isoStatus step_run(const stepCtx *c) {
   lap(c, STEP_COLLIDE, &t);
   if (st == ISO_OK) st = step_points(c);
   lap(c, STEP_POINTS, &t);
-  if (st == ISO_OK) st = step_deformable(c);
-  lap(c, STEP_DEFORMABLE, &t);
+  if (st == ISO_OK) st = step_fem_elements(c);
+  lap(c, STEP_FEM_ELEMENTS, &t);
+  if (st == ISO_OK) st = step_fem_factor(c);
+  lap(c, STEP_FEM_FACTOR, &t);
+  if (st == ISO_OK) st = step_fem_contact(c);
+  lap(c, STEP_FEM_CONTACT, &t);
+  if (st == ISO_OK) st = step_fem_schur(c);
+  lap(c, STEP_FEM_SCHUR, &t);
   if (st == ISO_OK) st = step_constraints(c);
   lap(c, STEP_CONSTRAINTS, &t);
   if (st == ISO_OK) st = step_solve(c);

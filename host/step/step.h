@@ -24,8 +24,10 @@ enum {
   STEP_KINEMATICS = 0, /* [1] body and geometry poses */
   STEP_COLLIDE,        /* [2-4] broad, mid and narrow phase of hydroelastic contact */
   STEP_POINTS,         /* [4] point-contact queries */
-  STEP_DEFORMABLE,     /* [6] deformable bodies: element work, factorisation, solve (no contact
-                          with them yet: their free motion is their motion) */
+  STEP_FEM_ELEMENTS,   /* [6] deformable bodies: element work assembled into each factor */
+  STEP_FEM_FACTOR,     /* [6] ... the factorisations and free motions */
+  STEP_FEM_CONTACT,    /* [4-5] ... their contacts and welds, the participating vertices */
+  STEP_FEM_SCHUR,      /* [6] ... the Schur complements on them, into the solver's A */
   STEP_CONSTRAINTS,    /* [5-6] constraints, free motion and the solver's set-up, per world */
   STEP_SOLVE,          /* [7] SAP Newton iterations: assembly, Cholesky, exact line search */
   STEP_INTEGRATE,      /* [8] positions from the solved velocities */
@@ -63,7 +65,10 @@ isoStatus step_collide_only(const stepCtx *c);
 isoStatus step_kinematics(const stepCtx *c);
 isoStatus step_collide(const stepCtx *c);
 isoStatus step_points(const stepCtx *c);
-isoStatus step_deformable(const stepCtx *c);
+isoStatus step_fem_elements(const stepCtx *c);
+isoStatus step_fem_factor(const stepCtx *c);
+isoStatus step_fem_contact(const stepCtx *c);
+isoStatus step_fem_schur(const stepCtx *c);
 isoStatus step_constraints(const stepCtx *c);
 isoStatus step_solve(const stepCtx *c);
 isoStatus step_integrate(const stepCtx *c);

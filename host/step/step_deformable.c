@@ -1,8 +1,8 @@
-/* The deformable stage: each world's deformable bodies' free motion (element work, the
- * factorisation on each mesh's fixed pattern, one solve) and their contacts with half-spaces,
- * one item per world (kernels/fem/world.h, kernels/fem/contact.h). The constraints stage puts
- * them into the solver and the integrate stage updates every vertex; both take their
- * arguments from step_fem_args. A model without deformable bodies launches nothing. */
+/* The deformable stages, one item per world each (kernels/fem/world.h, kernels/fem/contact.h),
+ * timed apart: the element work assembled into each body's factor, the factorisations and free
+ * motions, the contacts and welds (the participating vertices), the Schur complements into the
+ * solver's A. The constraints stage adds their cliques and constraints and the integrate stage
+ * updates every vertex; all take their arguments from step_fem_args. */
 #include "host/backend/launch.h"
 #include "host/step/sap_internal.h"
 #include "host/step/step.h"
@@ -51,14 +51,22 @@ femSapArgs step_fem_args(const stepCtx *c) {
   a.touch = fm->touch;
   a.v_state = c->v;
   const sapBatch *B = &c->sap->batch;
-  a.sap_v = B->v, a.sap_vstar = B->vstar, a.sap_A = B->A, a.sap_tmp = B->dv;
+  a.sap_v = B->v, a.sap_vstar = (real *)B->vstar, a.sap_A = (real *)B->A, a.sap_tmp = B->dv;
+  a.sap_H = B->H, a.sap_rhs = B->rhs;
   a.sap_nv = B->nv, a.sap_max_A = B->max_A;
   a.status = c->status;
   return a;
 }
 
-isoStatus step_deformable(const stepCtx *c) {
-  if (c->md->z.ndef == 0) return ISO_OK;
-  const femSapArgs a = step_fem_args(c);
-  return launch_fem_step(c->be, c->nworld, &a);
-}
+/* The four deformable stages (a model without deformable bodies launches nothing). */
+#define FEM_STAGE(name)                                          \
+  isoStatus step_##name(const stepCtx *c) {                      \
+    if (c->md->z.ndef == 0) return ISO_OK;                       \
+    const femSapArgs a = step_fem_args(c);                       \
+    return launch_##name(c->be, c->nworld, &a);                  \
+  }
+FEM_STAGE(fem_elements)
+FEM_STAGE(fem_factor)
+FEM_STAGE(fem_contact)
+FEM_STAGE(fem_schur)
+#undef FEM_STAGE

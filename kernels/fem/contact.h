@@ -92,8 +92,10 @@ typedef struct femSapArgs {
   int touch;                 /* 1: the solver holds the deformable cliques (a half-space exists) */
   real *v_state;             /* (nworld, nv0) the state's rigid velocities, when touch: the solver
                                 iterates apart from them */
-  /* the solver's per-world rows, for the update after the solve (fem_finish_world) */
-  const real *sap_v, *sap_vstar, *sap_A;
+  /* the solver's per-world rows: the Schur complement's (fem_schur_item_at) and the update
+   * after the solve (fem_finish_world) */
+  real *sap_v, *sap_vstar, *sap_A;
+  real *sap_H, *sap_rhs;     /* (nworld, sap_nv²), (nworld, sap_nv): the Schur's scratch */
   real *sap_tmp;             /* (nworld, sap_nv) scratch */
   int sap_nv, sap_max_A;
   uint32_t *status;          /* (nworld) */
@@ -332,20 +334,18 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
   return bits;
 }
 
-/* World w's deformable cliques in the SAP problem (after the rigid ones): each body's block of
+/* World w's deformable blocks of the SAP problem (after the rigid ones): each body's block of
  * A = δt·S on its participating DoFs (identity on the padding), its v* and its warm start v0
- * (v, vstar, A, cl, origin: the world's rows). H and rhs (the world's Newton storage, at least
+ * (v, vstar, A: the world's rows). H and rhs (the world's Newton storage, at least
  * (3·pcap)² and 3·pcap reals) are scratch here: the solver writes them afresh. Returns ISO_WORLD_NOT_SPD when a Schur complement is not positive definite. */
-static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *v, real *vstar, real *A,
-                                              sapClique *cl, real *origin, int *nclique, real *H, real *rhs) {
+static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *v, real *vstar, real *A, real *H,
+                                              real *rhs) {
   const femArgs *F = &a->F;
   const int *np = a->np + (long)w * F->ndef;
   for (int d = 0; d < F->ndef; ++d) {
-    const int k = a->nclique0 + d, n3 = 3 * a->pcap[d], m = 3 * np[d];
+    const int n3 = 3 * a->pcap[d], m = 3 * np[d];
     const int v0 = a->nv0 + 3 * a->pslot0[d];
-    cl[k].nv = n3, cl[k].v0 = v0, cl[k].a0 = a->a0 + a->aoff[d];
-    origin[3 * k] = origin[3 * k + 1] = origin[3 * k + 2] = 0;
-    real *Ab = A + cl[k].a0;
+    real *Ab = A + a->a0 + a->aoff[d];
     const int *pv = a->pv + (long)w * a->pslot0[F->ndef] + a->pslot0[d];
     const int V0 = F->vert0[d], nvert = F->vert0[d + 1] - V0;
     for (int i = 0; i < n3 * n3; ++i) Ab[i] = 0;
@@ -376,8 +376,17 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
       for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * rhs[r];
     }
   }
-  *nclique = a->nclique0 + F->ndef;
   return 0;
+}
+
+/* World w's deformable cliques after its rigid ones (their blocks: fem_schur_item_at). */
+static inline ISO_HD void fem_sap_clique_list(const femSapArgs *a, sapClique *cl, real *origin, int *nclique) {
+  for (int d = 0; d < a->F.ndef; ++d) {
+    const int k = a->nclique0 + d, n3 = 3 * a->pcap[d];
+    cl[k].nv = n3, cl[k].v0 = a->nv0 + 3 * a->pslot0[d], cl[k].a0 = a->a0 + a->aoff[d];
+    origin[3 * k] = origin[3 * k + 1] = origin[3 * k + 2] = 0;
+  }
+  *nclique = a->nclique0 + a->F.ndef;
 }
 
 /* World w's deformable contacts as SAP constraints, appended at con[n0..) (at most max_con in
@@ -527,13 +536,39 @@ static inline ISO_HD uint32_t fem_finish_world(const femSapArgs *a, int w) {
   return finite ? 0u : ISO_WORLD_NONFINITE;
 }
 
-/* i = world: the deformable stage (free motion of every body, then contacts). */
-static inline ISO_HD void fem_step_item_at(const femSapArgs *a, long i) {
+/* The deformable stages, one item per world each (a world's fault freezes it for the rest):
+ * i = world: every body's element work, assembled into its factor storage. */
+static inline ISO_HD void fem_elements_item_at(const femSapArgs *a, long i) {
+  const int w = (int)i;
+  if (a->status[w] & ISO_WORLD_FROZEN) return;
+  for (int d = 0; d < a->F.ndef; ++d) fem_body_assemble(&a->F, w, d);
+}
+
+/* i = world: every body's factorisation and free motion v*. */
+static inline ISO_HD void fem_factor_item_at(const femSapArgs *a, long i) {
   const int w = (int)i;
   if (a->status[w] & ISO_WORLD_FROZEN) return;
   uint32_t bits = 0;
-  for (int d = 0; d < a->F.ndef && !bits; ++d) bits = fem_body_free_motion(&a->F, w, d);
-  if (!bits) bits = fem_detect_world(a, w);
+  for (int d = 0; d < a->F.ndef && !bits; ++d) bits = fem_body_factor(&a->F, w, d);
+  if (bits) a->status[w] |= bits | ISO_WORLD_FROZEN;
+}
+
+/* i = world: the contacts and welds, and the participating vertices. */
+static inline ISO_HD void fem_contact_item_at(const femSapArgs *a, long i) {
+  const int w = (int)i;
+  if (a->status[w] & ISO_WORLD_FROZEN) return;
+  const uint32_t bits = fem_detect_world(a, w);
+  if (bits) a->status[w] |= bits | ISO_WORLD_FROZEN;
+}
+
+/* i = world: each body's Schur complement into its block of the solver's A, with its v* and warm
+ * start (fem_sap_cliques; the constraints stage then adds the cliques to the world's list). */
+static inline ISO_HD void fem_schur_item_at(const femSapArgs *a, long i) {
+  const int w = (int)i;
+  if (!a->touch || (a->status[w] & ISO_WORLD_FROZEN)) return;
+  const uint32_t bits = fem_sap_cliques(a, w, a->sap_v + (long)w * a->sap_nv, a->sap_vstar + (long)w * a->sap_nv,
+                                        a->sap_A + (long)w * a->sap_max_A, a->sap_H + (long)w * a->sap_nv * a->sap_nv,
+                                        a->sap_rhs + (long)w * a->sap_nv);
   if (bits) a->status[w] |= bits | ISO_WORLD_FROZEN;
 }
 

@@ -95,17 +95,17 @@ static inline ISO_HD void fem_scatter_element(const int *tet_slot, const real *T
     }
 }
 
-/* Body d of world w: its free motion v* (into vs; the factor of T stays in L for the Schur
- * complement and the update after the solve). Returns a fault bit (0 when fine). */
-static inline ISO_HD uint32_t fem_body_free_motion(const femArgs *a, int w, int d) {
+/* Body d of world w, first half of its free motion: every element's share of T assembled into
+ * its factor storage L and of the residual into rhs (the element work). */
+static inline ISO_HD void fem_body_assemble(const femArgs *a, int w, int d) {
   const int v0 = a->vert0[d], n = a->vert0[d + 1] - v0;
   const int *head = a->pat_head + (long)FEM_PAT_HEAD * d;
   const int *data = a->pat + a->pat0[d];
   const bcholView V = fem_body_view(head, data);
   const int *tet_slot = data + head[FEM_PAT_TET_SLOT];
   const real *x = a->xd + (long)w * a->ndv3 + 3L * v0;
-  real *v = a->vd + (long)w * a->ndv3 + 3L * v0, *vs = a->vs + (long)w * a->ndv3 + 3L * v0;
-  real *b = a->rhs + (long)w * a->ndv3 + 3L * v0, *work = a->work + (long)w * a->ndv3 + 3L * v0;
+  real *v = a->vd + (long)w * a->ndv3 + 3L * v0;
+  real *b = a->rhs + (long)w * a->ndv3 + 3L * v0;
   real *Lv = a->L + (long)w * a->nL + 9L * a->slot0[d];
   const unsigned char *held = a->held + v0;
   const real *g3 = wf_at(a->gravity, w, 0, 3), *mp = wf_at(a->material, w, d, DEF_NMAT);
@@ -129,6 +129,17 @@ static inline ISO_HD uint32_t fem_body_free_motion(const femArgs *a, int w, int 
     for (int k = 0; k < 4; ++k)
       for (int c = 0; c < 3; ++c) b[3 * t[k] + c] += be[3 * k + c];
   }
+}
+
+/* Second half: T factored on the mesh's pattern (it stays in L for the Schur complement and the
+ * update after the solve) and v* = v − T⁻¹·residual into vs. Returns a fault bit (0 when fine). */
+static inline ISO_HD uint32_t fem_body_factor(const femArgs *a, int w, int d) {
+  const int v0 = a->vert0[d], n = a->vert0[d + 1] - v0;
+  const bcholView V = fem_body_view(a->pat_head + (long)FEM_PAT_HEAD * d, a->pat + a->pat0[d]);
+  const real *v = a->vd + (long)w * a->ndv3 + 3L * v0;
+  real *vs = a->vs + (long)w * a->ndv3 + 3L * v0;
+  real *b = a->rhs + (long)w * a->ndv3 + 3L * v0, *work = a->work + (long)w * a->ndv3 + 3L * v0;
+  real *Lv = a->L + (long)w * a->nL + 9L * a->slot0[d];
   if (bchol_factor(&V, Lv) != 0) return ISO_WORLD_NOT_SPD;
   bchol_solve(&V, Lv, b, work); /* b = T⁻¹·residual; the change is dz = −b */
   int finite = 1;

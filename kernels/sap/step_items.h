@@ -70,12 +70,9 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
                             B->max_A ? (real *)A_world : (real *)0, (sapClique *)sap_batch_cliques(B, w),
                             B->origin + 3L * B->max_clique * w, (int *)B->nclique + w))
     status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
-  if (FS && FS->touch && !(status[w] & ISO_WORLD_FROZEN)) { /* the deformable cliques */
-    const uint32_t bits = fem_sap_cliques(FS, w, (real *)v0, (real *)B->vstar + (long)w * B->nv, (real *)A_world,
-                                          (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w,
-                                          (int *)B->nclique + w, B->H + (long)w * B->nv * B->nv, B->rhs + (long)w * B->nv);
-    if (bits) status[w] |= bits | ISO_WORLD_FROZEN;
-  }
+  if (FS && FS->touch) /* the deformable cliques (their blocks came from fem_schur_item_at) */
+    fem_sap_clique_list(FS, (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w,
+                        (int *)B->nclique + w);
   if (!(status[w] & ISO_WORLD_FROZEN))
     status[w] |= sap_state_fault(q + (long)w * nq, nq, v0, B->vstar + (long)w * B->nv, B->nv);
   const contactRec *list = (const contactRec *)0;
