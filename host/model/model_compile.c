@@ -56,6 +56,7 @@ static modelSizes sizes_of(const isoModel *m) {
     z.ndvert += b->nvert, z.ndtet += b->ntet, z.ndtri += b->ntri;
     z.ndpat += b->pattern.ndata, z.ndslot += b->pattern.nslot;
     z.nweld += b->nweld;
+    z.ndsnode += b->sbvh.nnode;
   }
   return z;
 }
@@ -280,6 +281,15 @@ static void fill_deformables(const modelDeformables *D, flatFill *o) {
     }
   }
   o->def_weld0[D->n] = k;
+  int sn = 0, st = 0;
+  for (int d = 0; d < D->n; ++d) {
+    const modelDeformable *b = &D->body[d];
+    o->def_snode0[d] = sn;
+    memcpy(o->def_snode + sn, b->sbvh.node, sizeof(bvhNode) * (size_t)b->sbvh.nnode);
+    memcpy(o->def_stri + st, b->sbvh.elem, sizeof(int) * (size_t)b->sbvh.nelem);
+    sn += b->sbvh.nnode, st += b->sbvh.nelem;
+  }
+  o->def_snode0[D->n] = sn;
 }
 
 isoStatus model_flatten(const isoModel *m, modelFlat *f) {

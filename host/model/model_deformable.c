@@ -110,6 +110,7 @@ static void body_free(modelDeformable *b) {
   free(b->held);
   free(b->sdf);
   fem_pattern_free(&b->pattern);
+  bvh_free(&b->sbvh);
   free(b->weld_vert);
   free(b->weld_body);
   free(b->weld_p);
@@ -464,6 +465,12 @@ isoStatus model_deformable_compile(isoModel *m) {
     }
     if (b->pattern.data) continue; /* a compile that failed later kept it */
     isoStatus st = fem_pattern_build(b->nvert, b->ntet, b->tet, FEM_ORDER_MIN_DEGREE, &b->pattern);
+    if (st == ISO_OK) { /* the surface's BVH: leaves of up to 3 triangles, as the rigid meshes' */
+      real *lo = (real *)malloc(sizeof(real) * 3 * (size_t)b->ntri), *hi = (real *)malloc(sizeof(real) * 3 * (size_t)b->ntri);
+      st = lo && hi ? bvh_elem_bounds_tris(b->rest, b->tri, b->ntri, lo, hi) : ISO_ERR_NOMEM;
+      if (st == ISO_OK) st = bvh_build(lo, hi, b->ntri, 3, &b->sbvh);
+      free(lo), free(hi);
+    }
     if (st != ISO_OK) {
       char why[1024];
       snprintf(why, sizeof why, "%s", iso_last_error());

@@ -7,6 +7,7 @@
 #ifndef ISO_HOST_MODEL_DEFORMABLE_H
 #define ISO_HOST_MODEL_DEFORMABLE_H
 
+#include "host/assets/bvh.h"
 #include "host/assets/fem_pattern.h"
 #include "host/model/name_map.h"
 #include "isobar/deformable.h"
@@ -29,6 +30,8 @@ typedef struct modelDeformable {
   real *weld_p;          /* (nweld, 3) the point of the body it is held at, body frame */
   real *sdf;             /* (nvert) the approximate signed distance at rest (mesh_sdf), m: 0 on
                             the surface, negative inside; built at compile */
+  bvhHost sbvh;          /* its surface triangles' BVH at rest (compile): the topology every
+                            world refits to its own positions each step */
   femPattern pattern;    /* its tangent matrix's factor pattern, built at compile
                             (model_deformable_compile) and shared by every world */
 } modelDeformable;

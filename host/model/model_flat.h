@@ -36,6 +36,7 @@ typedef struct modelSizes {
   long ndvert, ndtet, ndtri; /* their vertices, tets and surface triangles, summed */
   long ndpat, ndslot;      /* ints of their factor patterns, blocks of their factors, summed */
   long nweld;              /* deformable vertices welded to rigid bodies, summed */
+  long ndsnode;            /* nodes of their surface BVHs, summed */
 } modelSizes;
 
 
@@ -128,6 +129,9 @@ typedef struct modelSizes {
   X(int, def_pat, z->ndpat)               /* the patterns (host/assets/fem_pattern.h) */          \
   X(int, def_slot0, z->ndef + 1L)         /* body d's first block in a world's factor storage */ \
   X(int, geom_def_asset, z->ndef ? (long)z->ngeom : 0L) /* the compliant asset it shows deformable bodies, -1: none */ \
+  X(int, def_snode0, z->ndef + 1L)        /* body d's surface BVH nodes in def_snode */            \
+  X(bvhNode, def_snode, z->ndsnode)       /* the surface BVHs' topology (boxes at rest) */         \
+  X(int, def_stri, z->ndtri)              /* their triangles in leaf order, body-local */          \
   X(int, def_weld0, z->ndef + 1L)         /* body d's welds [def_weld0[d], def_weld0[d + 1]) */    \
   X(int, weld_vert, z->nweld)             /* the welded vertex (body-local) */                     \
   X(int, weld_body, z->nweld)             /* the rigid body it is welded to */                     \

@@ -39,6 +39,7 @@ simSizes sim_data_sizes(const isoSim *s) {
     z.fem_part = F->npart, z.fem_vert = m->ndvert, z.fem_con = F->max_con;
   }
   if (F->touch) z.sv = z.sap_nv;
+  if (F->ntouch > 0) z.snode = m->ndsnode, z.stri = m->ndtri;
   if (F->has_dd) {
     z.dd_max = F->dd_max, z.dd_one = 1;
     z.dd_box = fem_dd_box_stride(F->ndef, F->tet_cap);

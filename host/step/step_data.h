@@ -63,6 +63,7 @@ typedef struct simSizes {
   long fem_vert;     /* deformable vertices (their slots) */
   long fem_con;      /* deformable contacts */
   long dd_max;       /* deformable–deformable contacts, 0 with fewer than two bodies */
+  long snode, stri;  /* deformable surface BVH nodes and triangles, refit per world */
   long dd_one;       /* 1 with two or more deformable bodies */
   long dd_box, dd_cand, dd_pair; /* their search's scratch (kernels/fem/dd_contact.h) */
   long sv;           /* the solver's unknowns when they are not the state's v (deformable
@@ -86,6 +87,8 @@ typedef struct simSizes {
   X(femContact, fem_con, z->fem_con, "deformables", SIM_RESET_KEEP) /* deformable contacts */           \
   X(int, fem_ncon, z->fem_one, "deformables", SIM_RESET_ZERO) /* ... how many */                         \
   X(real, sv, z->sv, "solve", SIM_RESET_KEEP)                 /* the solver's iterate (deformables) */   \
+  X(bvhNode, fem_snode, z->snode, "deformables", SIM_RESET_KEEP) /* surface BVHs refit to the world */   \
+  X(real, fem_sbox, 6L * z->stri, "deformables", SIM_RESET_KEEP) /* ... their triangles' boxes */        \
   X(femDDContact, fem_dd, z->dd_max, "deformables", SIM_RESET_KEEP) /* deformable–deformable contacts */ \
   X(femDDJac, fem_ddj, z->dd_max, "deformables", SIM_RESET_KEEP) /* ... their Jacobian blocks */          \
   X(int, fem_dd_ncon, z->dd_one, "deformables", SIM_RESET_ZERO) /* ... how many */                       \

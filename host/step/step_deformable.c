@@ -42,6 +42,8 @@ femSapArgs step_fem_args(const stepCtx *c) {
   dd->max_con = fm->dd_max, dd->con = c->fem_dd, dd->ncon = c->fem_dd_ncon, dd->need = c->fem_dd_need;
   dd->pair_need = c->fem_dd_pneed, dd->tet_cap = fm->tet_cap, dd->max_pair = fm->dd_pairs;
   dd->box = c->fem_dd_box, dd->cand = c->fem_dd_cand, dd->pair = c->fem_dd_pair;
+  a.snode0 = m->def_snode0, a.snode_rest = m->def_snode, a.stri = m->def_stri;
+  a.snode = c->fem_snode, a.sbox = c->fem_sbox, a.nsnode = m->z.ndsnode, a.ndtri = m->z.ndtri;
   a.weld0 = m->def_weld0, a.weld_vert = m->weld_vert, a.weld_body = m->weld_body, a.weld_p = m->weld_p;
   a.pcap = fm->pcap, a.pslot0 = fm->pslot0, a.aoff = fm->aoff;
   a.nclique0 = m->z.nclique, a.nv0 = c->nv, a.a0 = m->z.a_size;
