@@ -72,9 +72,11 @@ typedef struct isoCapacityDef {
                          4096). Reserves about 400 bytes per unit per world (a record with its
                          Jacobian block, and a constraint) */
   int max_participating; /* vertices of one deformable body that may be in contact in one world,
-                         >= 0 (0 = automatic: the body's surface vertices, at most 64). Each body
-                         enters the solver as a block of 3 DoFs per unit, padded when fewer
-                         touch, so the solver's matrices grow with its square */
+                         >= 0 (0 = automatic: the body's surface vertices — all its vertices when
+                         another deformable body can reach into it —, at most 64), plus its
+                         welded vertices. Each body enters the solver as a block of 3 DoFs per
+                         unit, padded when fewer touch, so the solver's matrices grow with its
+                         square */
 } isoCapacityDef;
 
 /* Point contact models (for every geometry pair without a hydroelastic surface).
