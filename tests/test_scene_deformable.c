@@ -17,29 +17,8 @@ static char g_dir[512];
 /* Write `body` (the <model>s) into an SDFormat file `name` in a fresh temporary folder, with
  * MESH replaced by the example box mesh's absolute path. */
 static const char *write_sdf(const char *name, const char *body) {
-  if (!g_dir[0]) {
-    test_tmp_template(g_dir, sizeof g_dir, "scene_deformable");
-    cr_assert_not_null(mkdtemp(g_dir));
-  }
-  static char path[8][700];
-  static int next;
-  char *p = path[next++ % 8];
-  snprintf(p, 700, "%s/%s", g_dir, name);
-  FILE *f = fopen(p, "w");
-  cr_assert_not_null(f);
-  fprintf(f, "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\" xmlns:drake=\"http://drake.mit.edu\">\n");
-  const char *mesh = test_source_path("examples/meshes/soft_box.vtk");
-  for (const char *s = body; *s; ++s) {
-    if (strncmp(s, "MESH", 4) == 0) {
-      fputs(mesh, f);
-      s += 3;
-    } else {
-      fputc(*s, f);
-    }
-  }
-  fprintf(f, "\n</sdf>\n");
-  fclose(f);
-  return p;
+  return test_write_sdf(g_dir, sizeof g_dir, "scene_deformable", name, "", "examples/meshes/soft_box.vtk",
+                        body);
 }
 
 static void cleanup(void) {

@@ -2,6 +2,7 @@
 #ifndef ISO_CLI_H
 #define ISO_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "isobar/model.h"
@@ -48,6 +49,12 @@ cliGrow *cli_grow_create(const isoSim *sim); /* NULL when out of memory */
 void cli_grow_free(cliGrow *g);
 isoStatus cli_grow_step(isoSim *sim, cliGrow *g, int quiet);
 int cli_grow_count(const cliGrow *g);
+
+/* FNV-1a 64 of the final q, then v, then the deformable vertices' positions and velocities, of
+ * every world (tests/support/run_hash.c computes the same for models without deformable
+ * bodies, and tests/test_cli_run.c holds the two together). Raw bytes, nothing canonicalised:
+ * the hash is for seeing whether two runs ended bitwise alike, e.g. on two machines. */
+isoStatus cli_state_hash(const isoSim *sim, uint64_t *out);
 
 /* World 0's deformable bodies on stdout: the mean of each one's vertex positions and velocities
  * (the first 8, then how many more). */

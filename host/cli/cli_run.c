@@ -212,32 +212,6 @@ static void contact_totals(const isoSim *sim, long long *faces, long long *point
   }
 }
 
-/* FNV-1a 64 of the final q, then v, of every world (tests/support/run_hash.c computes the same,
- * and tests/test_cli_run.c holds the two together). Raw bytes, nothing canonicalised: the hash
- * is for seeing whether two runs ended bitwise alike, e.g. on two machines. */
-static isoStatus state_hash(const isoSim *sim, uint64_t *out) {
-  /* q and v, then the deformable vertices (none in a rigid model: its hash is what it was) */
-  static const isoStateField fields[4] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_VERTEX_POSITION,
-                                          ISO_STATE_VERTEX_VELOCITY};
-  int wide = iso_sim_state_width(sim, ISO_STATE_Q);
-  if (iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION) > wide) wide = iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
-  size_t n = (size_t)iso_sim_world_count(sim) * (size_t)wide;
-  double *buf = (double *)malloc(sizeof(double) * (n + 1));
-  if (!buf) return ISO_ERR_NOMEM;
-  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a's offset basis */
-  isoStatus st = ISO_OK;
-  for (int f = 0; f < 4 && st == ISO_OK; ++f) {
-    isoStateField field = fields[f];
-    st = iso_sim_get_state(sim, field, iso_worlds_all(), buf);
-    size_t nb = sizeof(double) * (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, field);
-    const unsigned char *b = (const unsigned char *)buf;
-    for (size_t i = 0; i < nb && st == ISO_OK; ++i) h = (h ^ b[i]) * 0x100000001b3ull; /* FNV-1a 64's prime */
-  }
-  free(buf);
-  *out = h;
-  return st;
-}
-
 /* A JSON string (quotes, backslashes and control characters escaped). */
 static void json_string(FILE *f, const char *s) {
   fputc('"', f);
@@ -561,7 +535,7 @@ static int run(const runArgs *a) {
   free(status);
   if (!a->quiet) print_state(model, sim);
   uint64_t hash = 0;
-  if ((st = state_hash(sim, &hash)) != ISO_OK) {
+  if ((st = cli_state_hash(sim, &hash)) != ISO_OK) {
     rc = fail("hashing the state", st);
     goto done;
   }

@@ -51,3 +51,30 @@ int cli_parse_int(const char *opt, const char *s, long long lo, long long hi, lo
   *out = v;
   return 1;
 }
+
+/* FNV-1a 64 of the final q, then v, then the deformable vertices' positions and velocities, of
+ * every world (tests/support/run_hash.c computes the same for models without deformable
+ * bodies, and tests/test_cli_run.c holds the two together). Raw bytes, nothing canonicalised:
+ * the hash is for seeing whether two runs ended bitwise alike, e.g. on two machines. */
+isoStatus cli_state_hash(const isoSim *sim, uint64_t *out) {
+  /* q and v, then the deformable vertices (none in a rigid model: its hash is what it was) */
+  static const isoStateField fields[4] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_VERTEX_POSITION,
+                                          ISO_STATE_VERTEX_VELOCITY};
+  int wide = iso_sim_state_width(sim, ISO_STATE_Q);
+  if (iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION) > wide) wide = iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION);
+  size_t n = (size_t)iso_sim_world_count(sim) * (size_t)wide;
+  double *buf = (double *)malloc(sizeof(double) * (n + 1));
+  if (!buf) return ISO_ERR_NOMEM;
+  uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a's offset basis */
+  isoStatus st = ISO_OK;
+  for (int f = 0; f < 4 && st == ISO_OK; ++f) {
+    isoStateField field = fields[f];
+    st = iso_sim_get_state(sim, field, iso_worlds_all(), buf);
+    size_t nb = sizeof(double) * (size_t)iso_sim_world_count(sim) * (size_t)iso_sim_state_width(sim, field);
+    const unsigned char *b = (const unsigned char *)buf;
+    for (size_t i = 0; i < nb && st == ISO_OK; ++i) h = (h ^ b[i]) * 0x100000001b3ull; /* FNV-1a 64's prime */
+  }
+  free(buf);
+  *out = h;
+  return st;
+}

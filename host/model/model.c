@@ -32,14 +32,21 @@ isoFreeBodyState iso_default_free_body_state(void) {
   return d;
 }
 
-static int all_finite(const double *x, int n) {
+int model_all_finite(const double *x, int n) {
   for (int i = 0; i < n; ++i)
     if (!isfinite(x[i])) return 0;
   return 1;
 }
 
+char *model_strdup(const char *s) {
+  if (!s) return NULL;
+  char *c = (char *)malloc(strlen(s) + 1);
+  if (c) strcpy(c, s);
+  return c;
+}
+
 static isoStatus check_model_def(const isoModelDef *d) {
-  if (!all_finite(d->gravity, 3))
+  if (!model_all_finite(d->gravity, 3))
     return iso_fail(ISO_ERR_INVALID, "model: gravity (%g, %g, %g) is not finite", d->gravity[0],
                     d->gravity[1], d->gravity[2]);
   for (int k = 0; k < 3; ++k)
@@ -81,7 +88,7 @@ void iso_model_destroy(isoModel *m) {
 }
 
 isoStatus model_check_inertia(double mass, const double *I, const char *what) {
-  if (!all_finite(I, 6))
+  if (!model_all_finite(I, 6))
     return iso_fail(ISO_ERR_INVALID, "%s: inertia (%g, %g, %g, %g, %g, %g) is not finite", what,
                     I[0], I[1], I[2], I[3], I[4], I[5]);
   sinertia M = si_from_com(mass, v3_zero(), m3_sym6(I[0], I[1], I[2], I[3], I[4], I[5]));
@@ -97,10 +104,10 @@ isoStatus model_check_body(const isoBodyDef *d, const char *what, int free_body)
   if (!isfinite(d->mass) || d->mass < 0 || (free_body && d->mass == 0))
     return iso_fail(ISO_ERR_INVALID, "%s: mass %g must be finite and > 0%s", what, d->mass,
                     free_body && d->mass == 0 ? " (a free body; only a body a joint moves may be massless)" : "");
-  if (!all_finite(d->com, 3))
+  if (!model_all_finite(d->com, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: centre of mass is not finite", what);
   const double *I = d->inertia;
-  if (all_finite(I, 6) && I[0] == 0 && I[1] == 0 && I[2] == 0 && I[3] == 0 && I[4] == 0 && I[5] == 0) {
+  if (model_all_finite(I, 6) && I[0] == 0 && I[1] == 0 && I[2] == 0 && I[3] == 0 && I[4] == 0 && I[5] == 0) {
     /* a point mass, or a massless link, as Drake allows on a joint: the tree's mass matrix is
      * what must be positive definite, and the step flags a world where it is not */
     if (free_body)
@@ -116,16 +123,16 @@ isoStatus model_check_body(const isoBodyDef *d, const char *what, int free_body)
 }
 
 isoStatus model_check_free_body_state(const isoFreeBodyState *d, const char *what) {
-  if (!all_finite(d->position, 3))
+  if (!model_all_finite(d->position, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: initial position is not finite", what);
-  if (!all_finite(d->quaternion, 4))
+  if (!model_all_finite(d->quaternion, 4))
     return iso_fail(ISO_ERR_INVALID, "%s: initial quaternion is not finite", what);
   const double *q = d->quaternion;
   double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
   if (!(n > 1e-12))
     return iso_fail(ISO_ERR_INVALID, "%s: initial quaternion (%g, %g, %g, %g) has zero length",
                     what, q[0], q[1], q[2], q[3]);
-  if (!all_finite(d->angular_velocity, 3) || !all_finite(d->linear_velocity, 3))
+  if (!model_all_finite(d->angular_velocity, 3) || !model_all_finite(d->linear_velocity, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: initial velocity is not finite", what);
   return ISO_OK;
 }

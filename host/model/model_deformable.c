@@ -36,19 +36,6 @@ isoDeformableDef iso_default_deformable_def(void) {
   return d;
 }
 
-static char *dup(const char *s) {
-  if (!s) return NULL;
-  char *c = (char *)malloc(strlen(s) + 1);
-  if (c) strcpy(c, s);
-  return c;
-}
-
-static int finite_n(const double *x, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(x[i])) return 0;
-  return 1;
-}
-
 #define CHECK(expr)                \
   do {                             \
     isoStatus st_ = (expr);        \
@@ -86,7 +73,7 @@ static isoStatus check_params(const isoDeformableDef *d, const char *what) {
   for (int k = 0; k < 3; ++k)
     if (!isfinite(d->mesh_scale[k]) || d->mesh_scale[k] == 0)
       return iso_fail(ISO_ERR_INVALID, "%s: mesh scale %g must be finite and non-zero", what, d->mesh_scale[k]);
-  if (!finite_n(d->position, 3) || !finite_n(d->quaternion, 4))
+  if (!model_all_finite(d->position, 3) || !model_all_finite(d->quaternion, 4))
     return iso_fail(ISO_ERR_INVALID, "%s: pose is not finite", what);
   const double *q = d->quaternion;
   if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12))
@@ -285,8 +272,8 @@ isoStatus iso_model_add_deformable(isoModel *m, const isoDeformableDef *def, int
   TRY(build_surface(&b, what));
   b.held = (unsigned char *)calloc((size_t)b.nvert, 1);
   b.def = *def;
-  b.def.name = dup(name);
-  b.def.mesh_file = dup(def->mesh_file);
+  b.def.name = model_strdup(name);
+  b.def.mesh_file = model_strdup(def->mesh_file);
   b.def.vertices = NULL;
   b.def.tets = NULL;
   b.def.nvert = b.nvert;
@@ -353,7 +340,7 @@ isoStatus iso_model_deformable_wall(isoModel *m, int body, const double point[3]
   CHECK_NULL(normal, "iso_model_deformable_wall");
   CHECK(body_to_change(m, body, "iso_model_deformable_wall"));
   modelDeformable *b = &m->deformables.body[body];
-  if (!finite_n(point, 3) || !finite_n(normal, 3))
+  if (!model_all_finite(point, 3) || !model_all_finite(normal, 3))
     return iso_fail(ISO_ERR_INVALID, "deformable '%s': wall point and normal must be finite", b->def.name);
   vec3 n = v3(normal[0], normal[1], normal[2]);
   /* Drake's SetWallBoundaryCondition demands |n| > 1e-10 before normalising */

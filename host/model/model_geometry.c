@@ -45,19 +45,6 @@ const char *iso_shape_name(isoShape s) {
   return "unknown";
 }
 
-static char *dup(const char *s) {
-  if (!s) return NULL;
-  char *c = (char *)malloc(strlen(s) + 1);
-  if (c) strcpy(c, s);
-  return c;
-}
-
-static int finite_n(const double *x, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(x[i])) return 0;
-  return 1;
-}
-
 static isoStatus positive(const char *what, const char *field, double x) {
   if (!isfinite(x) || x <= 0)
     return iso_fail(ISO_ERR_INVALID, "%s: %s %g must be finite and > 0", what, field, x);
@@ -93,7 +80,7 @@ isoStatus model_check_geometry(const isoModel *m, const isoGeometryDef *g, const
   if (g->body != ISO_WORLD_BODY && (g->body < 0 || g->body >= m->nbody))
     return iso_fail(ISO_ERR_INVALID, "%s: body index %d does not exist (the model has %d bodies; "
                     "use ISO_WORLD_BODY for the world)", what, g->body, m->nbody);
-  if (!finite_n(g->position, 3) || !finite_n(g->quaternion, 4))
+  if (!model_all_finite(g->position, 3) || !model_all_finite(g->quaternion, 4))
     return iso_fail(ISO_ERR_INVALID, "%s: pose is not finite", what);
   const double *q = g->quaternion;
   if (!(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) > 1e-12))
@@ -204,8 +191,8 @@ isoStatus iso_model_add_geometry(isoModel *m, const isoGeometryDef *def, int *id
     m->geom_cap = cap;
   }
   isoGeometryDef g = *def;
-  g.name = dup(name);
-  g.mesh_file = dup(def->mesh_file);
+  g.name = model_strdup(name);
+  g.mesh_file = model_strdup(def->mesh_file);
   if (!g.name || (def->mesh_file && !g.mesh_file) ||
       name_map_put(&m->geom_names, 0, g.name, strlen(g.name), m->ngeom) < 0) {
     free((char *)g.name);

@@ -66,6 +66,11 @@ struct isoModel {
   int compiled;
 };
 
+/* 1 when all n values of x are finite (host/model/model.c). */
+int model_all_finite(const double *x, int n);
+/* A heap copy of s (NULL for NULL, or when out of memory). */
+char *model_strdup(const char *s);
+
 /* Free the geometry part of a model (host/model/model_geometry.c). */
 void model_geometry_free(isoModel *m);
 

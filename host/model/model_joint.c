@@ -48,15 +48,9 @@ isoCouplerDef iso_default_coupler_def(void) {
   return d;
 }
 
-static int finite_n(const double *x, int n) {
-  for (int i = 0; i < n; ++i)
-    if (!isfinite(x[i])) return 0;
-  return 1;
-}
-
 /* Normalise x (n values) in place; 0 when it is not finite or too short to have a direction. */
 static int normalise(double *x, int n) {
-  if (!finite_n(x, n)) return 0;
+  if (!model_all_finite(x, n)) return 0;
   double s = 0;
   for (int i = 0; i < n; ++i) s += x[i] * x[i];
   s = sqrt(s);
@@ -82,7 +76,7 @@ static isoStatus check_joint(const isoModel *m, isoJointDef *j, int index, const
     if (k != index && m->joint[k].child == j->child)
       return iso_fail(ISO_ERR_INVALID, "%s: body '%s' is already the child of joint '%s'", what,
                       m->body[j->child].name, m->joint[k].name);
-  if (!finite_n(j->parent_position, 3) || !finite_n(j->child_position, 3))
+  if (!model_all_finite(j->parent_position, 3) || !model_all_finite(j->child_position, 3))
     return iso_fail(ISO_ERR_INVALID, "%s: a frame position is not finite", what);
   if (!normalise(j->parent_quaternion, 4) || !normalise(j->child_quaternion, 4))
     return iso_fail(ISO_ERR_INVALID, "%s: a frame quaternion is not finite or has zero length", what);
@@ -259,11 +253,11 @@ isoStatus iso_model_set_joint_state(isoModel *m, int joint, const double *q, con
   double qq[7] = {0, 0, 0, 0, 0, 0, 0};
   if (q) {
     memcpy(qq, q, sizeof(double) * (size_t)nq);
-    if (!finite_n(qq, nq)) return iso_fail(ISO_ERR_INVALID, "joint '%s': initial position is not finite", j->name);
+    if (!model_all_finite(qq, nq)) return iso_fail(ISO_ERR_INVALID, "joint '%s': initial position is not finite", j->name);
     if ((j->type == ISO_JOINT_BALL || j->type == ISO_JOINT_FLOATING) && !normalise(qq, 4))
       return iso_fail(ISO_ERR_INVALID, "joint '%s': initial quaternion has zero length", j->name);
   }
-  if (v && !finite_n(v, nv)) return iso_fail(ISO_ERR_INVALID, "joint '%s': initial velocity is not finite", j->name);
+  if (v && !model_all_finite(v, nv)) return iso_fail(ISO_ERR_INVALID, "joint '%s': initial velocity is not finite", j->name);
   if (q) memcpy(m->joint_q[joint], qq, sizeof(double) * (size_t)nq);
   if (v) memcpy(m->joint_v[joint], v, sizeof(double) * (size_t)nv);
   return ISO_OK;

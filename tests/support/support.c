@@ -91,3 +91,31 @@ void test_tmpdir_remove(const char *dir) {
   }
   rmdir(dir);
 }
+
+const char *test_write_sdf(char *dir, int dir_len, const char *stem, const char *name, const char *xmlns_extra,
+                           const char *mesh_rel, const char *body) {
+  if (!dir[0]) {
+    test_tmp_template(dir, dir_len, stem);
+    cr_assert_not_null(mkdtemp(dir));
+  }
+  static char path[8][700];
+  static int next;
+  char *p = path[next++ % 8];
+  snprintf(p, sizeof path[0], "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  cr_assert_not_null(f);
+  fprintf(f, "<?xml version=\"1.0\"?>\n<sdf version=\"1.9\" xmlns:drake=\"http://drake.mit.edu\"%s%s>\n",
+          xmlns_extra[0] ? " " : "", xmlns_extra);
+  const char *mesh = mesh_rel ? test_source_path(mesh_rel) : "";
+  for (const char *s = body; *s; ++s) {
+    if (mesh_rel && strncmp(s, "MESH", 4) == 0) {
+      fputs(mesh, f);
+      s += 3;
+    } else {
+      fputc(*s, f);
+    }
+  }
+  fprintf(f, "\n</sdf>\n");
+  fclose(f);
+  return p;
+}

@@ -17,6 +17,13 @@ char *test_tmp_template(char *buf, int len, const char *stem);
  * `dir` is nothing to remove. */
 void test_tmpdir_remove(const char *dir);
 
+/* Write the SDFormat file `name` into the folder `dir` (made from `stem` by mkdtemp when dir[0]
+ * is 0; dir_len bytes): the <sdf version="1.9"> element declaring drake: and xmlns_extra ("" for
+ * nothing more), `body` with every MESH replaced by the absolute path of mesh_rel (a path under
+ * the sources; NULL: no replacement), and </sdf>. The returned path stays valid for 8 calls. */
+const char *test_write_sdf(char *dir, int dir_len, const char *stem, const char *name, const char *xmlns_extra,
+                           const char *mesh_rel, const char *body);
+
 /* ISO_SOURCE_DIR/rel (ctest sets ISO_SOURCE_DIR; the test is skipped when it is unset). The
  * result lives in one of 8 rotating buffers. */
 const char *test_source_path(const char *rel);
