@@ -292,3 +292,15 @@ isoStatus iso_model_get_def(const isoModel *m, isoModelDef *out) {
   *out = m->def;
   return ISO_OK;
 }
+
+const char *iso_model_item_name(const isoModel *m, isoItemKind kind, int id) {
+  if (!m || id < 0) return NULL;
+  switch (kind) {
+    case ISO_ITEM_BODY: return id < m->nbody ? m->body[id].name : NULL;
+    case ISO_ITEM_GEOMETRY: return id < m->ngeom ? m->geom[id].name : NULL;
+    case ISO_ITEM_JOINT: return id < m->njoint ? m->joint[id].name : NULL;
+    case ISO_ITEM_ACTUATOR: return id < m->nact ? m->act[id].name : NULL;
+    case ISO_ITEM_DEFORMABLE: return id < m->deformables.n ? m->deformables.body[id].def.name : NULL;
+  }
+  return NULL;
+}

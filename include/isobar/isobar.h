@@ -12,6 +12,7 @@
 #include "isobar/contact.h"
 #include "isobar/sim.h"
 #include "isobar/status.h"
+#include "isobar/view.h"
 #include "isobar/world_status.h"
 
 #endif

@@ -101,6 +101,20 @@ isoStatus iso_model_get_initial_state(const isoModel *model, int id, isoFreeBody
 /* The model's world-level settings. */
 isoStatus iso_model_get_def(const isoModel *model, isoModelDef *out);
 
+/* The kinds of named things a model holds. */
+typedef enum isoItemKind {
+  ISO_ITEM_BODY = 0,
+  ISO_ITEM_GEOMETRY = 1,
+  ISO_ITEM_JOINT = 2,
+  ISO_ITEM_ACTUATOR = 3,
+  ISO_ITEM_DEFORMABLE = 4
+} isoItemKind;
+
+/* The name of item `id` of a kind (owned by the model, valid while it lives), or NULL for an
+ * index out of range or an unknown kind. For bindings that read names without the defs'
+ * layouts. */
+const char *iso_model_item_name(const isoModel *model, isoItemKind kind, int id);
+
 #ifdef __cplusplus
 }
 #endif

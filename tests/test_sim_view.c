@@ -1,0 +1,189 @@
+/* Views (include/isobar/view.h): the sim's own arrays, no copy. A write through a view must be
+ * what the next step reads, a view must describe the same values the copying getters return,
+ * and its address must not move across steps and resets. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "isobar/isobar.h"
+#include "support/support.h"
+
+static isoModel *load(const char *rel) {
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_load(test_source_path(rel), NULL, &m, NULL), ISO_OK, "%s", iso_last_error());
+  return m;
+}
+
+static isoSim *make(const isoModel *m, int worlds, isoBackendKind be) {
+  isoSimDef d = iso_default_sim_def();
+  d.worlds = worlds;
+  d.threads = 1;
+  d.backend = be;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+Test(sim_view, names_are_listed_and_unknown_ones_refused) {
+  cr_assert_gt(iso_view_count(), 0);
+  cr_assert_null(iso_view_name(iso_view_count()));
+  cr_assert_null(iso_view_name(-1));
+  isoModel *m = load("examples/arm_pd.urdf");
+  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoView v;
+  for (int k = 0; k < iso_view_count(); ++k)
+    cr_assert_eq(iso_sim_view(s, iso_view_name(k), &v), ISO_OK, "%s: %s", iso_view_name(k), iso_last_error());
+  cr_assert_eq(iso_sim_view(s, "qq", &v), ISO_ERR_NOT_FOUND);
+  cr_assert_not_null(strstr(iso_last_error(), "'qq'"));
+  cr_assert_eq(iso_sim_view(NULL, "q", &v), ISO_ERR_NULL);
+  cr_assert_eq(iso_sim_view(s, NULL, &v), ISO_ERR_NULL);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* Every state view holds, world by world, what iso_sim_get_state copies out. */
+Test(sim_view, state_views_are_the_getters_values) {
+  isoModel *m = load("examples/arm_pd.urdf");
+  isoSim *s = make(m, 3, ISO_BACKEND_CPU);
+  for (int i = 0; i < 20; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  static const char *names[] = {"q", "v", "time", "effort", "actuation", "joint_force"};
+  static const isoStateField fields[] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_TIME, ISO_STATE_EFFORT,
+                                         ISO_STATE_ACTUATION, ISO_STATE_JOINT_FORCE};
+  for (int k = 0; k < 6; ++k) {
+    isoView v;
+    cr_assert_eq(iso_sim_view(s, names[k], &v), ISO_OK);
+    cr_assert_eq(v.dtype, ISO_DTYPE_FLOAT64);
+    cr_assert_eq(v.device, ISO_DEVICE_CPU);
+    cr_assert_eq(v.shape[0], 3);
+    int width = iso_sim_state_width(s, fields[k]);
+    double got[3 * 16];
+    cr_assert_leq(width, 16);
+    cr_assert_eq(iso_sim_get_state(s, fields[k], iso_worlds_all(), got), ISO_OK);
+    if (v.shape[1] == 0) { /* only a field the model keeps nothing for may be empty */
+      cr_assert_eq(k, 5, "%s is empty", names[k]);
+      continue;
+    }
+    cr_assert_eq(v.shape[1], width, "%s", names[k]);
+    for (int w = 0; w < 3; ++w)
+      for (int i = 0; i < width; ++i)
+        cr_assert_eq(((double *)v.data)[w * v.strides[0] + i * v.strides[1]], got[w * width + i], "%s", names[k]);
+  }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* An effort written through the view is applied by the next step (the arm's actuators report
+ * it as their actuation), in that world only, and the address survives steps and resets. */
+Test(sim_view, writes_reach_the_step_and_addresses_stay) {
+  isoModel *m = load("examples/arm_pd.urdf");
+  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoView e, a, q;
+  cr_assert_eq(iso_sim_view(s, "effort", &e), ISO_OK);
+  cr_assert_eq(iso_sim_view(s, "actuation", &a), ISO_OK);
+  cr_assert_eq(iso_sim_view(s, "q", &q), ISO_OK);
+  cr_assert(e.writable && !a.writable);
+  cr_assert_eq(e.shape[1], 2);
+  double *ed = (double *)e.data, *ad = (double *)a.data;
+  /* without gains an actuator applies its effort as given (within its limit): the actuation
+   * it reports is then the value written */
+  const double no_gains[4] = {0, 0, 0, 0}; /* kp, kd of each of the two worlds */
+  for (int k = 0; k < 2; ++k)
+    cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_ACTUATOR_GAINS, k, iso_worlds_all(), no_gains), ISO_OK, "%s", iso_last_error());
+  ed[1 * e.strides[0] + 0] = 0.75; /* world 1, shoulder */
+  cr_assert_eq(iso_sim_step(s), ISO_OK);
+  cr_assert_eq(ad[1 * a.strides[0] + 0], 0.75);
+  cr_assert_eq(ad[0 * a.strides[0] + 0], 0.0);
+  cr_assert_eq(ad[1 * a.strides[0] + 1], 0.0);
+  for (int i = 0; i < 10; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  cr_assert_eq(iso_sim_reset(s, iso_worlds_all()), ISO_OK);
+  isoView again;
+  cr_assert_eq(iso_sim_view(s, "q", &again), ISO_OK);
+  cr_assert_eq(again.data, q.data);
+  cr_assert_eq(iso_sim_view(s, "effort", &again), ISO_OK);
+  cr_assert_eq(again.data, e.data);
+  cr_assert_eq(ed[e.strides[0]], 0.0, "a reset zeroes the inputs");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* The solver's views are fields of one record per world: their strides must land on each
+ * world's values as iso_sim_get_solver_stats reports them. */
+Test(sim_view, solver_views_match_the_stats) {
+  isoModel *m = load("examples/sphere_on_box.sdf");
+  isoSim *s = make(m, 3, ISO_BACKEND_CPU);
+  for (int i = 0; i < 400; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  isoView it, cv, rs, st;
+  cr_assert_eq(iso_sim_view(s, "solver_iterations", &it), ISO_OK);
+  cr_assert_eq(iso_sim_view(s, "solver_converged", &cv), ISO_OK);
+  cr_assert_eq(iso_sim_view(s, "solver_residual", &rs), ISO_OK);
+  cr_assert_eq(iso_sim_view(s, "status", &st), ISO_OK);
+  cr_assert_eq(it.dtype, ISO_DTYPE_INT32);
+  cr_assert_eq(st.dtype, ISO_DTYPE_UINT32);
+  cr_assert_eq(it.shape[1], 1);
+  int any = 0;
+  for (int w = 0; w < 3; ++w) {
+    isoSolverStats t;
+    cr_assert_eq(iso_sim_get_solver_stats(s, w, &t), ISO_OK);
+    cr_assert_eq(((int *)it.data)[w * it.strides[0]], t.iterations);
+    cr_assert_eq(((int *)cv.data)[w * cv.strides[0]], t.converged);
+    cr_assert_eq(((double *)rs.data)[w * rs.strides[0]], t.residual);
+    uint32_t bits;
+    cr_assert_eq(iso_sim_get_status(s, iso_worlds_one(w), &bits), ISO_OK);
+    cr_assert_eq(((uint32_t *)st.data)[w * st.strides[0]], bits);
+    any |= t.iterations > 0;
+  }
+  cr_assert(any, "the sphere rests on the box: the solver iterates");
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* A model with nothing for a view has width 0 and no data; names of items read back. */
+Test(sim_view, empty_views_and_item_names) {
+  isoModel *m = load("examples/sphere_on_box.sdf");
+  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoView v;
+  cr_assert_eq(iso_sim_view(s, "effort", &v), ISO_OK);
+  cr_assert_eq(v.shape[1], 0);
+  cr_assert_null(v.data);
+  cr_assert_eq(iso_sim_view(s, "vertex_position", &v), ISO_OK);
+  cr_assert_eq(v.shape[1], 0);
+  cr_assert_not_null(iso_model_item_name(m, ISO_ITEM_BODY, 0));
+  cr_assert_null(iso_model_item_name(m, ISO_ITEM_BODY, iso_model_body_count(m)));
+  cr_assert_null(iso_model_item_name(m, ISO_ITEM_JOINT, -1));
+  cr_assert_null(iso_model_item_name(m, (isoItemKind)99, 0));
+  cr_assert_null(iso_model_item_name(NULL, ISO_ITEM_BODY, 0));
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+  m = load("examples/arm_pd.urdf");
+  int j = -1;
+  cr_assert_eq(iso_scene_find_joint(m, "shoulder", &j), ISO_OK);
+  cr_assert_not_null(strstr(iso_model_item_name(m, ISO_ITEM_JOINT, j), "shoulder"));
+  cr_assert_not_null(iso_model_item_name(m, ISO_ITEM_ACTUATOR, 0));
+  iso_model_destroy(m);
+}
+
+/* On the CUDA backend a view names device memory; on the emulated device that is host memory
+ * the emulation treats as the device's, and the values are the CPU backend's. */
+Test(sim_view, cuda_views_name_the_device) {
+  test_require_cuda_device();
+  isoModel *m = load("examples/arm_pd.urdf");
+  isoSim *s = make(m, 2, ISO_BACKEND_CUDA);
+  isoView v;
+  cr_assert_eq(iso_sim_view(s, "q", &v), ISO_OK);
+  cr_assert_eq(v.device, ISO_DEVICE_CUDA);
+  cr_assert_eq(v.device_id, 0);
+  cr_assert_eq(iso_sim_synchronize(s), ISO_OK);
+  if (test_cuda_emulated()) { /* the emulated device's memory is the host's: compare values */
+    isoSim *c = make(m, 2, ISO_BACKEND_CPU);
+    for (int i = 0; i < 20; ++i) {
+      cr_assert_eq(iso_sim_step(s), ISO_OK);
+      cr_assert_eq(iso_sim_step(c), ISO_OK);
+    }
+    isoView vc;
+    cr_assert_eq(iso_sim_view(s, "q", &v), ISO_OK);
+    cr_assert_eq(iso_sim_view(c, "q", &vc), ISO_OK);
+    cr_assert(test_same_bits((const double *)v.data, (const double *)vc.data, (int)(2 * v.shape[1])));
+    iso_sim_destroy(c);
+  }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
