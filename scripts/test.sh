@@ -29,6 +29,16 @@ if [[ "${ISO_SKIP_SANITIZE:-0}" != 1 ]]; then
     ctest --output-on-failure -j "$jobs")
 fi
 
+# The Python package, installed the way a user installs it (pip builds the library with CMake)
+# into a fresh virtual environment, and its pytest suite. The CUDA module is left out of this
+# build: the passes above compiled and tested it. ISO_SKIP_PYTHON=1 skips this part.
+if [[ "${ISO_SKIP_PYTHON:-0}" != 1 ]]; then
+  python3 -m venv build-python/venv
+  ISOBAR_BUILD_DIR="$PWD/build-python/cmake" ISOBAR_CMAKE_ARGS="-DISO_WITH_CUDA=OFF" \
+    build-python/venv/bin/pip install -q "./python[test]"
+  build-python/venv/bin/python -m pytest -q python/tests
+fi
+
 fuzz_seconds=${ISO_FUZZ_SECONDS:-15}
 if [[ "$fuzz_seconds" != 0 ]]; then
   if command -v clang >/dev/null 2>&1; then

@@ -1,0 +1,1 @@
+"""Vectorised Gymnasium environments over one isobar Sim (needs `pip install isobar[gym]`)."""

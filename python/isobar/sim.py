@@ -1,0 +1,396 @@
+"""Sims: N worlds of one model stepped together, with their arrays exposed without copies."""
+import ctypes as C
+
+import numpy as np
+
+from . import _native as N
+from . import arrays
+from .errors import InvalidArgumentError, StateError
+
+BACKENDS = {"cpu": 0, "cuda": 1, "auto": 2}
+_STATE_FIELDS = {"q": 0, "v": 1, "time": 2, "effort": 3, "target_position": 4, "target_velocity": 5,
+                 "actuation": 6, "joint_force": 7, "vertex_position": 8, "vertex_velocity": 9}
+PARAMS = {N.lib.iso_param_name(k).decode(): k for k in range(64) if N.lib.iso_param_name(k)
+          and N.lib.iso_param_name(k).decode() not in ("", "unknown")}
+"""Per-world parameter names (C's isoParam, e.g. "body_mass", "geometry_friction") and their codes."""
+VIEW_NAMES = tuple(N.lib.iso_view_name(k).decode() for k in range(N.lib.iso_view_count()))
+"""The arrays every sim exposes (include/isobar/view.h)."""
+
+# World status bits (include/isobar/world_status.h)
+WORLD_NONFINITE = 0x1
+WORLD_NOT_SPD = 0x2
+WORLD_OVERFLOW = 0x4
+WORLD_NOT_CONVERGED = 0x8
+WORLD_LINE_SEARCH = 0x10
+WORLD_RUNAWAY = 0x20
+WORLD_FROZEN = 0x80000000
+
+
+def _f64(values, what):
+    try:
+        a = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise InvalidArgumentError(f"{what}: values must be numbers ({e})") from None
+    if not np.all(np.isfinite(a)):
+        raise InvalidArgumentError(f"{what}: values must be finite")
+    return a
+
+
+class _Handle:
+    """Owns the C sim: the Sim and every array over its memory hold one, so the memory lives
+    until the last of them goes, and no cycle delays it to the garbage collector."""
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __del__(self):
+        if self.ptr:
+            N.lib.iso_sim_destroy(self.ptr)
+            self.ptr = None
+
+
+class Sim:
+    """`worlds` independent copies of a model, stepped together on one backend.
+
+    Arrays (properties of the same names, shape (nworld, width)): q, v, time, effort,
+    target_position, target_velocity, actuation, joint_force, vertex_position,
+    vertex_velocity (float64), status (uint32 ISO_WORLD_* bits), solver_iterations,
+    solver_converged (int32), solver_residual (float64). On the CPU backend each is a NumPy
+    array over the sim's own memory: writing `sim.effort[:] = u` is writing the input the
+    next step applies, and the arrays keep their addresses across steps and resets. Arrays
+    a step writes (actuation, joint_force, status, solver_*) are read-only. On the CUDA
+    backend they are `DeviceArray`s for `torch.from_dlpack` and kin.
+
+    Writes through the arrays skip the checks of `set_state` (finite values, unit
+    quaternions): use `set_state` for positions you did not compute from the arrays.
+    """
+
+    def __init__(self, model, worlds=1, backend="cpu", threads=0, max_contacts=0,
+                 max_candidates=0, max_iterations=None, relative_tolerance=None):
+        """Create the sim. backend: "cpu", "cuda" or "auto" (CUDA when a device is usable).
+        threads: CPU threads (0: OpenMP's default). The capacities and solver settings are
+        those of isoSimDef (include/isobar/sim.h); 0 means automatic."""
+        if backend not in BACKENDS:
+            raise InvalidArgumentError(f"isobar.Sim: backend must be one of {sorted(BACKENDS)}, got {backend!r}")
+        for name, val in (("worlds", worlds), ("threads", threads), ("max_contacts", max_contacts),
+                          ("max_candidates", max_candidates)):
+            if not isinstance(val, (int, np.integer)) or isinstance(val, bool):
+                raise InvalidArgumentError(f"isobar.Sim: {name} must be an int, got {val!r}")
+        self._ptr = None
+        d = N.lib.iso_default_sim_def()
+        d.worlds = int(worlds)
+        d.backend = BACKENDS[backend]
+        d.threads = int(threads)
+        d.capacity.max_contacts = int(max_contacts)
+        d.capacity.max_candidates = int(max_candidates)
+        if max_iterations is not None:
+            d.solver.max_iterations = int(max_iterations)
+        if relative_tolerance is not None:
+            d.solver.relative_tolerance = float(relative_tolerance)
+        p = C.c_void_p()
+        N.check(N.lib.iso_sim_create(model._live(), C.byref(d), C.byref(p)))
+        self._handle = _Handle(p)
+        self._ptr = p
+        self.model = model
+        self.nworld = int(worlds)
+        self.dt = N.lib.iso_sim_time_step(p)
+        """The time step, s."""
+        self._arrays = {}
+        cuda = N.lib.iso_sim_backend(p) == 1
+        for name in VIEW_NAMES:
+            if cuda:
+                self._arrays[name] = arrays.DeviceArray(self, name)
+            else:
+                self._arrays[name] = arrays.host_array(self._c_view(name), self._handle)
+
+    # ---- life ------------------------------------------------------------------------------
+    def close(self):
+        """Release the sim: every call after this raises StateError. Its memory is freed once
+        no array taken from it is referenced any more (so such an array never dangles)."""
+        self._arrays = {}
+        self._handle = None
+        self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _live(self):
+        if not self._ptr:
+            raise StateError("isobar.Sim: the sim was closed")
+        return self._ptr
+
+    def _c_view(self, name):
+        v = N.View()
+        N.check(N.lib.iso_sim_view(self._live(), name.encode(), C.byref(v)))
+        return v
+
+    # ---- facts -----------------------------------------------------------------------------
+    @property
+    def backend(self):
+        """"cpu" or "cuda": where the sim runs."""
+        return "cuda" if N.lib.iso_sim_backend(self._live()) == 1 else "cpu"
+
+    @property
+    def backend_reason(self):
+        """Why this backend (AUTO's choice) or which device."""
+        return N.lib.iso_sim_backend_reason(self._live()).decode()
+
+    @property
+    def threads(self):
+        """CPU threads the sim's loops use."""
+        return N.lib.iso_sim_threads(self._live())
+
+    @property
+    def step_count(self):
+        """Steps taken since creation."""
+        return int(N.lib.iso_sim_step_count(self._live()))
+
+    @property
+    def memory_per_world(self):
+        """Backend bytes the sim holds per world."""
+        b = C.c_size_t()
+        N.check(N.lib.iso_sim_memory_per_world(self._live(), C.byref(b)))
+        return b.value
+
+    # ---- stepping --------------------------------------------------------------------------
+    def step(self, n=1):
+        """Advance every world that is not frozen by n time steps."""
+        p = self._live()
+        for _ in range(int(n)):
+            N.check(N.lib.iso_sim_step(p))
+
+    # ---- arrays ----------------------------------------------------------------------------
+    def array(self, name):
+        """The sim's array `name` (one of VIEW_NAMES), without a copy."""
+        self._live()
+        try:
+            return self._arrays[name]
+        except KeyError:
+            raise InvalidArgumentError(f"isobar.Sim.array: no array {name!r} (arrays: {', '.join(VIEW_NAMES)})") from None
+
+    def _copy(self, name):
+        """A host copy of array `name`, through the C getters (any backend)."""
+        p = self._live()
+        if name in _STATE_FIELDS:
+            f = _STATE_FIELDS[name]
+            out = np.zeros((self.nworld, N.lib.iso_sim_state_width(p, f)))
+            if out.size:
+                N.check(N.lib.iso_sim_get_state(p, f, N.worlds_all(), out.ctypes.data_as(N._DP)))
+            return out
+        if name == "status":
+            out = np.zeros((self.nworld, 1), np.uint32)
+            N.check(N.lib.iso_sim_get_status(p, N.worlds_all(), out.ctypes.data_as(C.POINTER(C.c_uint32))))
+            return out
+        field = {"solver_iterations": ("iterations", np.int32), "solver_converged": ("converged", np.int32),
+                 "solver_residual": ("residual", np.float64)}[name]
+        out = np.zeros((self.nworld, 1), field[1])
+        st = N.SolverStats()
+        for w in range(self.nworld):
+            N.check(N.lib.iso_sim_get_solver_stats(p, w, C.byref(st)))
+            out[w, 0] = getattr(st, field[0])
+        return out
+
+    def _write(self, name, values):
+        arr = self.array(name)
+        width = int(arr.shape[1])
+        a = _f64(values, f"isobar.Sim.{name}")
+        if a.shape not in ((self.nworld, width), (width,)) and not (width == 1 and a.shape == (self.nworld,)):
+            raise InvalidArgumentError(f"isobar.Sim.{name}: expected shape ({self.nworld}, {width}) or ({width},), got {a.shape}")
+        if isinstance(arr, np.ndarray):
+            arr[...] = a.reshape(-1, width) if a.ndim == 1 and width == 1 and a.shape[0] == self.nworld else a
+        else:
+            self.set_state(name, np.broadcast_to(a.reshape(-1, width) if a.ndim == 1 and width == 1 else a, (self.nworld, width)))
+
+    q = property(lambda s: s.array("q"), lambda s, x: s.set_state("q", x),
+                 doc="Generalized positions (nworld, nq); assigning one goes through set_state's checks.")
+    v = property(lambda s: s.array("v"), lambda s, x: s._write("v", x), doc="Generalized velocities (nworld, nv).")
+    time = property(lambda s: s.array("time"), doc="Simulated time per world (nworld, 1), s.")
+    effort = property(lambda s: s.array("effort"), lambda s, x: s._write("effort", x),
+                      doc="Actuator efforts (nworld, nactuator), N m or N: the next step's input.")
+    target_position = property(lambda s: s.array("target_position"), lambda s, x: s._write("target_position", x),
+                               doc="PD position targets (nworld, nactuator).")
+    target_velocity = property(lambda s: s.array("target_velocity"), lambda s, x: s._write("target_velocity", x),
+                               doc="PD velocity targets (nworld, nactuator).")
+    actuation = property(lambda s: s.array("actuation"), doc="Effort each actuator applied at the last step (read-only).")
+    joint_force = property(lambda s: s.array("joint_force"), doc="Joint constraints' generalized force (nworld, nv or 0).")
+    vertex_position = property(lambda s: s.array("vertex_position"), doc="Deformable vertex positions (nworld, 3·nvertex), m.")
+    vertex_velocity = property(lambda s: s.array("vertex_velocity"), doc="Deformable vertex velocities (nworld, 3·nvertex).")
+    status = property(lambda s: s.array("status"), doc="ISO_WORLD_* bits (nworld, 1), uint32 (read-only).")
+    solver_iterations = property(lambda s: s.array("solver_iterations"), doc="SAP iterations of the last step (read-only).")
+    solver_converged = property(lambda s: s.array("solver_converged"), doc="1 where the last solve converged (read-only).")
+    solver_residual = property(lambda s: s.array("solver_residual"), doc="Last solve's residual over its tolerance.")
+
+    # ---- checked state, reset --------------------------------------------------------------
+    def _select(self, worlds, what):
+        """(isoWorlds, keep-alive array, number selected) for None, a bool mask or indices."""
+        if worlds is None:
+            return N.worlds_all(), None, self.nworld
+        w = np.asarray(worlds)
+        if w.dtype == np.bool_:
+            if w.shape != (self.nworld,):
+                raise InvalidArgumentError(f"{what}: a world mask must have shape ({self.nworld},), got {w.shape}")
+            m = np.ascontiguousarray(w, dtype=np.uint8)
+            return N.worlds_mask(m), m, int(m.sum())
+        if w.dtype.kind not in "iu":
+            raise InvalidArgumentError(f"{what}: worlds must be a bool mask or integer indices, got dtype {w.dtype}")
+        idx = np.ascontiguousarray(w.reshape(-1), dtype=np.int64)
+        if idx.size and (idx.min() < 0 or idx.max() >= self.nworld):
+            bad = int(idx[(idx < 0) | (idx >= self.nworld)][0])
+            raise IndexError(f"{what}: world index {bad} is out of range [0, {self.nworld})")
+        i32 = idx.astype(np.int32)
+        return N.worlds_list(i32), i32, int(i32.size)
+
+    def set_state(self, field, values, worlds=None):
+        """Overwrite a state field of the selected worlds, checked (finite, unit quaternions
+        normalised, time >= 0) before anything changes. values: (nselected, width) or (width,)
+        for all of them. worlds: None (all), a bool mask (nworld,) or indices."""
+        if field not in _STATE_FIELDS:
+            raise InvalidArgumentError(f"isobar.Sim.set_state: no state field {field!r} (fields: {', '.join(_STATE_FIELDS)})")
+        p = self._live()
+        f = _STATE_FIELDS[field]
+        width = N.lib.iso_sim_state_width(p, f)
+        sel, keep, n = self._select(worlds, "isobar.Sim.set_state")
+        a = _f64(values, f"isobar.Sim.set_state({field!r})")
+        if a.shape == (width,):
+            a = np.broadcast_to(a, (n, width))
+        if a.shape != (n, width):
+            raise InvalidArgumentError(f"isobar.Sim.set_state({field!r}): expected shape ({n}, {width}) or ({width},), got {a.shape}")
+        if n == 0 or width == 0:
+            return
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        N.check(N.lib.iso_sim_set_state(p, f, sel, a.ctypes.data_as(N._DP)))
+        del keep
+
+    def get_state(self, field, worlds=None):
+        """A copy of a state field of the selected worlds, (nselected, width)."""
+        if field not in _STATE_FIELDS:
+            raise InvalidArgumentError(f"isobar.Sim.get_state: no state field {field!r}")
+        p = self._live()
+        f = _STATE_FIELDS[field]
+        sel, keep, n = self._select(worlds, "isobar.Sim.get_state")
+        out = np.zeros((n, N.lib.iso_sim_state_width(p, f)))
+        if out.size:
+            N.check(N.lib.iso_sim_get_state(p, f, sel, out.ctypes.data_as(N._DP)))
+        del keep
+        return out
+
+    def reset(self, mask=None, q=None, v=None):
+        """Return the worlds of `mask` (a bool array (nworld,), or None for all) to the model's
+        initial state, time 0, inputs zero, status bits cleared, in one call on the backend;
+        then, when given, set their q and v ((nselected, nq) / (nselected, nv), or one row for
+        all). Worlds outside the mask are not touched. Per-world parameters keep their values."""
+        if mask is not None:
+            m = np.asarray(mask)
+            if m.dtype != np.bool_:
+                raise InvalidArgumentError(f"isobar.Sim.reset: mask must be a bool array, got dtype {m.dtype}")
+        sel, keep, n = self._select(mask, "isobar.Sim.reset")
+        # check the states first, so a rejected call changes nothing
+        p = self._live()
+        rows = {}
+        for name, val in (("q", q), ("v", v)):
+            if val is None:
+                continue
+            width = N.lib.iso_sim_state_width(p, _STATE_FIELDS[name])
+            a = _f64(val, f"isobar.Sim.reset({name})")
+            if a.shape == (width,):
+                a = np.broadcast_to(a, (n, width))
+            if a.shape != (n, width):
+                raise InvalidArgumentError(f"isobar.Sim.reset: {name} must have shape ({n}, {width}) or ({width},), got {a.shape}")
+            rows[name] = a
+        if n == 0:
+            return
+        N.check(N.lib.iso_sim_reset(p, sel))
+        for name, a in rows.items():
+            self.set_state(name, a, mask)
+        del keep
+
+    # ---- parameters ------------------------------------------------------------------------
+    def _param(self, name):
+        if name not in PARAMS:
+            raise InvalidArgumentError(f"isobar.Sim: no parameter {name!r} (parameters: {', '.join(PARAMS)})")
+        return PARAMS[name]
+
+    def param_width(self, name):
+        """Values per item of parameter `name`."""
+        return N.lib.iso_param_width(self._param(name))
+
+    def set_param(self, name, values, item=0, worlds=None):
+        """Set parameter `name` (e.g. "body_mass", "geometry_friction", "gravity",
+        "actuator_gains", "deformable_material"; see PARAMS) of item `item` (a body, geometry,
+        DoF, actuator or deformable index) for the selected worlds in one call. values:
+        (nselected, width), (nselected,) when the width is 1, or (width,) for all. Every value
+        is checked before any changes (a bad one names its world)."""
+        code = self._param(name)
+        width = N.lib.iso_param_width(code)
+        sel, keep, n = self._select(worlds, f"isobar.Sim.set_param({name!r})")
+        a = _f64(values, f"isobar.Sim.set_param({name!r})")
+        if a.shape == (width,):
+            a = np.broadcast_to(a, (n, width))
+        elif width == 1 and a.shape == (n,):
+            a = a.reshape(n, 1)
+        elif a.ndim == 0 and width == 1:
+            a = np.full((n, 1), float(a))
+        if a.shape != (n, width):
+            raise InvalidArgumentError(f"isobar.Sim.set_param({name!r}): expected shape ({n}, {width}) or ({width},), got {a.shape}")
+        if not isinstance(item, (int, np.integer)) or isinstance(item, bool):
+            raise InvalidArgumentError(f"isobar.Sim.set_param({name!r}): item must be an int, got {item!r}")
+        if n == 0:
+            return
+        a = np.ascontiguousarray(a, dtype=np.float64)
+        N.check(N.lib.iso_sim_set_param(self._live(), code, int(item), sel, a.ctypes.data_as(N._DP)))
+        del keep
+
+    def get_param(self, name, item=0, worlds=None):
+        """Parameter `name` of item `item` for the selected worlds, (nselected, width)."""
+        code = self._param(name)
+        sel, keep, n = self._select(worlds, f"isobar.Sim.get_param({name!r})")
+        out = np.zeros((n, N.lib.iso_param_width(code)))
+        if n:
+            N.check(N.lib.iso_sim_get_param(self._live(), code, int(item), sel, out.ctypes.data_as(N._DP)))
+        del keep
+        return out
+
+    # ---- bodies ----------------------------------------------------------------------------
+    def body_poses(self):
+        """Every body's pose (nworld, nbody, 7): px py pz qw qx qy qz (a copy)."""
+        p = self._live()
+        nb = N.lib.iso_sim_body_count(p)
+        out = np.zeros((self.nworld, nb, 7))
+        if out.size:
+            N.check(N.lib.iso_sim_get_body_poses(p, N.worlds_all(), out.ctypes.data_as(N._DP)))
+        return out
+
+    def body_velocities(self):
+        """Every body's spatial velocity (nworld, nbody, 6): ω then v, world frame (a copy)."""
+        p = self._live()
+        nb = N.lib.iso_sim_body_count(p)
+        out = np.zeros((self.nworld, nb, 6))
+        if out.size:
+            N.check(N.lib.iso_sim_get_body_velocities(p, N.worlds_all(), out.ctypes.data_as(N._DP)))
+        return out
+
+    def body_contact_wrench(self, world, body):
+        """Net contact wrench on a body at the last step: torque about its origin, then force
+        (6,), world frame."""
+        w = int(world)
+        if not 0 <= w < self.nworld:
+            raise IndexError(f"isobar.Sim.body_contact_wrench: world {w} is out of range [0, {self.nworld})")
+        out = np.zeros(6)
+        N.check(N.lib.iso_sim_get_body_contact_wrench(self._live(), w, int(body), out.ctypes.data_as(N._DP)))
+        return out
+
+    def stage_times(self):
+        """Wall seconds per stage of the step since creation (CPU backend), as a dict."""
+        n = N.lib.iso_sim_stage_count()
+        out = np.zeros(n)
+        cnt = C.c_int()
+        N.check(N.lib.iso_sim_get_stage_times(self._live(), out.ctypes.data_as(N._DP), n, C.byref(cnt)))
+        return {N.lib.iso_sim_stage_name(k).decode(): float(out[k]) for k in range(n)}
+
+    def __repr__(self):
+        if not self._ptr:
+            return "Sim(closed)"
+        return f"Sim(worlds={self.nworld}, backend={self.backend!r}, dt={self.dt})"
