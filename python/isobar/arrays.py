@@ -70,27 +70,9 @@ def _delete(ptr):
 
 
 _deleter = _DELETER(_delete)
-# The destructor receives the dying capsule as a raw pointer: as a py_object ctypes would take a
-# new reference to an object being freed and free it a second time.
-_CAPSULE_DESTRUCTOR = C.CFUNCTYPE(None, C.c_void_p)
 _PyCapsule_New = C.pythonapi.PyCapsule_New
 _PyCapsule_New.restype = C.py_object
-_PyCapsule_New.argtypes = [C.c_void_p, C.c_char_p, _CAPSULE_DESTRUCTOR]
-_PyCapsule_IsValid = C.pythonapi.PyCapsule_IsValid
-_PyCapsule_IsValid.restype = C.c_int
-_PyCapsule_IsValid.argtypes = [C.c_void_p, C.c_char_p]
-_PyCapsule_GetPointer = C.pythonapi.PyCapsule_GetPointer
-_PyCapsule_GetPointer.restype = C.c_void_p
-_PyCapsule_GetPointer.argtypes = [C.c_void_p, C.c_char_p]
-
-
-def _capsule_destructor(capsule):
-    # A capsule still named "dltensor" was never consumed: its tensor is ours to delete.
-    if _PyCapsule_IsValid(capsule, b"dltensor"):
-        _live.pop(_PyCapsule_GetPointer(capsule, b"dltensor"), None)
-
-
-_capsule_destructor_c = _CAPSULE_DESTRUCTOR(_capsule_destructor)
+_PyCapsule_New.argtypes = [C.c_void_p, C.c_char_p, C.c_void_p]
 
 
 def dlpack_capsule(view, owner):
@@ -110,7 +92,11 @@ def dlpack_capsule(view, owner):
     m.deleter = _deleter
     addr = C.addressof(m)
     _live[addr] = (m, shape, strides, owner)
-    return _PyCapsule_New(addr, b"dltensor", _capsule_destructor_c)
+    # No capsule destructor: one would run Python code while the exception of a consumer that
+    # refused the capsule is pending, which ctypes cannot do. A refused capsule's tensor stays
+    # in _live (a few hundred bytes, and the sim it keeps); a consumed one is freed by its
+    # deleter as DLPack says.
+    return _PyCapsule_New(addr, b"dltensor", None)
 
 
 class DeviceArray:

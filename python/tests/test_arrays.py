@@ -73,6 +73,10 @@ def test_dlpack_shares_the_memory(arm):
     assert addr(q) == addr(sim.q)
     sim.set_state("q", [0.25, -0.5])
     assert q.tolist() == [[0.25, -0.5], [0.25, -0.5]]
+    # the consumer frees the managed tensor through its deleter once its array goes
+    live = len(isobar.arrays._live)
+    del q, cap
+    assert len(isobar.arrays._live) == live - 1
 
 
 def test_solver_arrays_follow_the_stats():
