@@ -194,15 +194,19 @@ class Sim:
         return out
 
     def _write(self, name, values):
+        """Assign a whole array: (nworld, width), one row (width,) for every world, or (nworld,)
+        when the width is 1. In place on the CPU; through set_state on CUDA."""
         arr = self.array(name)
         width = int(arr.shape[1])
         a = _f64(values, f"isobar.Sim.{name}")
-        if a.shape not in ((self.nworld, width), (width,)) and not (width == 1 and a.shape == (self.nworld,)):
+        if width == 1 and a.shape == (self.nworld,):
+            a = a[:, None]
+        if a.shape not in ((self.nworld, width), (width,)):
             raise InvalidArgumentError(f"isobar.Sim.{name}: expected shape ({self.nworld}, {width}) or ({width},), got {a.shape}")
         if isinstance(arr, np.ndarray):
-            arr[...] = a.reshape(-1, width) if a.ndim == 1 and width == 1 and a.shape[0] == self.nworld else a
+            arr[...] = a
         else:
-            self.set_state(name, np.broadcast_to(a.reshape(-1, width) if a.ndim == 1 and width == 1 else a, (self.nworld, width)))
+            self.set_state(name, a)
 
     q = property(lambda s: s.array("q"), lambda s, x: s.set_state("q", x),
                  doc="Generalized positions (nworld, nq); assigning one goes through set_state's checks.")
