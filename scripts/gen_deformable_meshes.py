@@ -15,7 +15,8 @@
   examples/meshes/arch_block.vtk one voussoir of the masonry arch (examples/arch.sdf): the
                                  annular sector of radii 0.8 and 1.1 m over 20 degrees about the
                                  +z axis (the crown's place), 0.3 m deep along y from -0.15 to
-                                 0.15, its faces flat (chords); the 8 corners and its centroid,
+                                 0.15, its faces flat (chords), its two joint faces pushed out
+                                 by 0.1 mm along their normals; the 8 corners and its centroid,
                                  12 tets (each face split in two triangles, each joined to the
                                  centroid); 9 vertices.
 
