@@ -12,6 +12,13 @@
   examples/meshes/soft_beam.vtk  a 0.3 x 0.04 x 0.04 m beam along x from x = 0, centred on the
                                  x axis, a 15 x 2 x 2 grid of cubes split the same way; 144
                                  vertices, 360 tets.
+  examples/meshes/arch_block.vtk one voussoir of the masonry arch (examples/arch.sdf): the
+                                 annular sector of radii 0.8 and 1.1 m over 20 degrees about the
+                                 +z axis (the crown's place), 0.3 m deep along y from -0.15 to
+                                 0.15, its faces flat (chords), its two joint faces pushed out
+                                 by 0.1 mm along their normals; the 8 corners and its centroid,
+                                 12 tets (each face split in two triangles, each joined to the
+                                 centroid); 9 vertices.
 
 Every tet is written positively oriented, ((v1-v0)x(v2-v0)).(v3-v0) > 0, as Drake and isobar
 expect; the script checks it, and that the ball's surface is closed, before writing.
@@ -122,6 +129,52 @@ def write(path, title, verts, tets):
             f.write("10\n")
 
 
+# The voussoir of the arch: radii, half-angle of its sector and depth (examples/arch.sdf says why).
+ARCH_R_IN, ARCH_R_OUT, ARCH_HALF_ANGLE, ARCH_DEPTH = 0.8, 1.1, math.pi / 18, 0.3
+# Each joint face pushed out along its normal by this much, so that neighbours start overlapping
+# by twice it and the base blocks sink by it into the floor (examples/arch.sdf says why), m.
+ARCH_OFFSET = 1e-4
+
+
+def voussoir():
+    """One voussoir about the +z axis in the x-z plane, y the depth: its 8 corners, its centroid
+    as a ninth vertex, and 12 tets, one per surface triangle joined to the centroid.
+
+    The centroid is the one vertex off the surface, so the signed-distance field that
+    deformable-deformable contact uses is non-zero inside (0 at the corners, minus the distance
+    to the nearest face at the centroid); with corners alone it would vanish everywhere. The
+    two joint faces (at -20/2 and +20/2 degrees) are split along crossing diagonals: where a
+    block's +angle face meets its neighbour's -angle face the tets of the two sides overlap in
+    four quarter-triangles instead of two halves, so each joint carries four contact polygons,
+    spread over both directions of the face."""
+    s, c = math.sin(ARCH_HALF_ANGLE), math.cos(ARCH_HALF_ANGLE)
+    h = ARCH_DEPTH / 2
+    v = []
+    for side in (-1, 1):  # the joint face at angle side * half-angle from +z, normal n
+        n = (side * c, -side * s)  # (x, z)
+        for r in (ARCH_R_IN, ARCH_R_OUT):
+            for y in (-h, h):
+                v.append((side * r * s + ARCH_OFFSET * n[0], y, r * c + ARCH_OFFSET * n[1]))
+    idx = lambda side, r, y: 4 * side + 2 * r + y  # side, r, y in {0, 1}
+    centroid = tuple(sum(p[k] for p in v) / 8 for k in range(3))
+    v.append(centroid)
+    quads = [
+        # joint faces: (r, y) corners in order around the quad; the first corner starts the
+        # diagonal the split uses, so the two faces' diagonals cross when seen along the arch
+        [idx(0, 0, 0), idx(0, 1, 0), idx(0, 1, 1), idx(0, 0, 1)],
+        [idx(1, 1, 0), idx(1, 1, 1), idx(1, 0, 1), idx(1, 0, 0)],
+        [idx(0, 0, 0), idx(1, 0, 0), idx(1, 0, 1), idx(0, 0, 1)],  # intrados
+        [idx(0, 1, 0), idx(1, 1, 0), idx(1, 1, 1), idx(0, 1, 1)],  # extrados
+        [idx(0, 0, 0), idx(1, 0, 0), idx(1, 1, 0), idx(0, 1, 0)],  # front, y = -h
+        [idx(0, 0, 1), idx(1, 0, 1), idx(1, 1, 1), idx(0, 1, 1)],  # back, y = +h
+    ]
+    tets = []
+    for a, b, c2, d in quads:
+        tets.append([a, b, c2, 8])
+        tets.append([a, c2, d, 8])
+    return v, tets
+
+
 def main():
     out = os.path.join("examples", "meshes")
     os.makedirs(out, exist_ok=True)
@@ -151,6 +204,13 @@ def main():
     write(os.path.join(out, "soft_beam.vtk"),
           "soft beam, 0.3 x 0.04 x 0.04 m (scripts/gen_deformable_meshes.py)", v, t)
     print("soft_beam.vtk: %d vertices, %d tets, %d surface triangles" % (len(v), len(t), ntri))
+    v, t = voussoir()
+    t = orient(v, t)
+    ntri = check_closed(t)
+    write(os.path.join(out, "arch_block.vtk"),
+          "arch voussoir, radii 0.8-1.1 m, 20 degrees, 0.3 m deep (scripts/gen_deformable_meshes.py)", v, t)
+    print("arch_block.vtk: %d vertices, %d tets, %d surface triangles, smallest volume %.3g m^3"
+          % (len(v), len(t), ntri, min(signed6(v, x) for x in t) / 6))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,12 @@
 #define FEM_AUTO_MAX_PARTICIPATING 64
 #define FEM_AUTO_MIN_CONTACTS 16
 #define FEM_AUTO_MAX_CONTACTS 4096
+/* Contact polygons between bodies per surface triangle: where two bodies press face to face each
+ * tet under one side's face crosses several of the other's (the slice of its pyramid near the
+ * face), and the tets along the face's edges add slivers. The masonry arch (examples/arch.sdf,
+ * nine blocks of 12 surface triangles) needs up to 2.3 per triangle (251 polygons in its second
+ * step, 202 at most as it falls apart); 4 leaves room for finer or less aligned meshes. */
+#define FEM_AUTO_DD_PER_TRIANGLE 4
 
 /* Vertices of body b's surface. */
 static int surface_vertices(const modelDeformable *b) {
@@ -73,7 +79,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   }
   if (cap->max_participating == 0 && D->n > 0) cap->max_participating = pcap[0] > 0 ? pcap[0] : FEM_AUTO_MAX_PARTICIPATING;
   if (cap->max_deformable_contacts == 0) {
-    long want = tris * (F->ntouch + (F->has_dd ? 1 : 0));
+    long want = tris * (F->ntouch + (F->has_dd ? FEM_AUTO_DD_PER_TRIANGLE : 0));
     cap->max_deformable_contacts = (int)(want < FEM_AUTO_MIN_CONTACTS   ? FEM_AUTO_MIN_CONTACTS
                                          : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
                                                                          : want);
