@@ -52,6 +52,7 @@ def measure(cls, worlds, threads, reps, warmup=2):
     sim_step = env.sim.step
 
     def step_timed(n=1):
+        """The env's sim.step, adding its time to inner[0]."""
         t = time.perf_counter()
         sim_step(n)
         inner[0] += time.perf_counter() - t
@@ -96,6 +97,7 @@ def measure(cls, worlds, threads, reps, warmup=2):
 
 
 def main():
+    """Parse the command line, run, write the results."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", default="1,4,16,64,256,1024,4096")
     ap.add_argument("--tasks", default="reach,lift")

@@ -88,6 +88,7 @@ def plot(rows, worlds, out):
 
 
 def main():
+    """Parse the command line, run, write the results."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--worlds", type=int, default=128, help="population size (one world each)")
     ap.add_argument("--iterations", type=int, default=20)
