@@ -34,15 +34,16 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def model_path(name):
-    """Path of an example scene the tasks use: the copy installed with the package
-    (isobar/envs/models/, put there by setup.py), else the repository's examples/ folder."""
-    packaged = os.path.join(_HERE, "models", name)
-    if os.path.exists(packaged):
-        return packaged
+    """Path of an example scene the tasks use: the repository's examples/ folder when the
+    package runs from the repository, else the copy installed with the package
+    (isobar/envs/models/, put there by setup.py)."""
     repo = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(_HERE))), "examples", name)
     if os.path.exists(repo):
         return repo
-    raise FileNotFoundError(f"isobar.envs: scene {name!r} is neither at {packaged} nor at {repo}")
+    packaged = os.path.join(_HERE, "models", name)
+    if os.path.exists(packaged):
+        return packaged
+    raise FileNotFoundError(f"isobar.envs: scene {name!r} is neither at {repo} nor at {packaged}")
 
 
 class IsobarVectorEnv(VectorEnv):
