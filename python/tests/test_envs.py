@@ -228,3 +228,21 @@ def test_registered_with_gymnasium():
     venv = gym.make_vec("isobar/Lift-v0", num_envs=2, vectorization_mode="vector_entry_point")
     obs, _ = venv.reset(seed=0)
     assert obs.shape == (2, 22) and venv.unwrapped.num_envs == 2
+
+
+def test_gymnasium_vector_wrappers_see_the_episodes():
+    # RecordEpisodeStatistics reads metadata["autoreset_mode"] and the flags: its returns and
+    # lengths must be the env's own counters, the step after the end not counted (NEXT_STEP)
+    from gymnasium.wrappers.vector import NormalizeObservation, RecordEpisodeStatistics
+    env = RecordEpisodeStatistics(ReachEnv(3, threads=1, max_episode_steps=4))
+    inner = env.unwrapped
+    env.reset(seed=0)
+    for k in range(9):  # two episodes and the reset step between them
+        obs, rew, term, trunc, info = env.step(np.full((3, 2), 0.2))
+        if k == 3:
+            first = inner.episode_return.copy()
+    assert trunc.all() and list(env.length_queue) == [4] * 6
+    assert np.array_equal(np.array(list(env.return_queue)[:3]), first)
+    wrapped = NormalizeObservation(LiftEnv(2, threads=1))  # refuses SAME_STEP envs
+    obs, _ = wrapped.reset(seed=0)
+    assert obs.shape == (2, 22)
