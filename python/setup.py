@@ -4,7 +4,8 @@ The binding is ctypes over libisobar.so: no compiled Python extension. Environme
   ISOBAR_CMAKE_ARGS  extra arguments for CMake's configure step (e.g. "-DISO_WITH_CUDA=OFF")
   ISOBAR_BUILD_DIR   where CMake builds (default: build/ under this folder)
 The CUDA module libisobar_cuda.so is built and packaged beside the library when nvcc is found,
-as the library looks for it there.
+as the library looks for it there. The example scenes the Gymnasium tasks run (isobar.envs) are
+copied into isobar/envs/models/, so an installed package finds them without the repository.
 """
 import os
 import shlex
@@ -18,6 +19,7 @@ from setuptools.dist import Distribution
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+ENV_SCENES = ("arm_pd.urdf", "pick.sdf")  # the scenes of isobar.envs' tasks
 
 
 class BuildWithCMake(build_py):
@@ -39,6 +41,10 @@ class BuildWithCMake(build_py):
         cuda = os.path.join(build, "libisobar_cuda.so")
         if os.path.exists(cuda):
             shutil.copy2(cuda, native)
+        scenes = os.path.join(HERE, "isobar", "envs", "models")
+        os.makedirs(scenes, exist_ok=True)
+        for name in ENV_SCENES:
+            shutil.copy2(os.path.join(ROOT, "examples", name), scenes)
         super().run()
 
 
