@@ -26,6 +26,8 @@ typedef struct scene {
   double pad_yaw;       /* the pad frame turned about z, rad */
   int sphere;           /* a point-contact sphere instead of the cube */
   double height;        /* the cube's height (a plate when below L), m */
+  int jointed;          /* the cube slides on a vertical prismatic joint instead of being free */
+  int pad_on_cube;      /* the pad on the cube's bottom face (facing down) instead of the pad's top */
   isoSurfaceRepresentation rep;
 } scene;
 
@@ -65,15 +67,28 @@ static isoModel *build(const scene *c) {
     b.shape = ISO_SHAPE_BOX, b.size[0] = b.size[1] = L, b.size[2] = h;
     b.compliance = ISO_COMPLIANCE_RIGID;
   }
-  cr_assert_eq(iso_model_add_geometry(m, &b, NULL), ISO_OK, "%s", iso_last_error());
-  isoFreeBodyState st = iso_default_free_body_state();
-  st.position[0] = c->x, st.position[1] = c->y, st.position[2] = c->sphere ? r : h / 2;
-  cr_assert_eq(iso_model_set_initial_state(m, body, &st), ISO_OK, "%s", iso_last_error());
+  int cube_geom = -1;
+  cr_assert_eq(iso_model_add_geometry(m, &b, &cube_geom), ISO_OK, "%s", iso_last_error());
+  if (c->jointed) { /* q = 0 puts the body where a free one would start */
+    isoJointDef j = iso_default_joint_def();
+    j.type = ISO_JOINT_PRISMATIC, j.child = body;
+    j.parent_position[0] = c->x, j.parent_position[1] = c->y, j.parent_position[2] = h / 2;
+    cr_assert_eq(iso_model_add_joint(m, &j, NULL), ISO_OK, "%s", iso_last_error());
+  } else {
+    isoFreeBodyState st = iso_default_free_body_state();
+    st.position[0] = c->x, st.position[1] = c->y, st.position[2] = c->sphere ? r : h / 2;
+    cr_assert_eq(iso_model_set_initial_state(m, body, &st), ISO_OK, "%s", iso_last_error());
+  }
   isoTactilePadDef p = iso_default_tactile_pad_def();
   p.geometry = pad_geom;
+  if (c->pad_on_cube) { /* on the bottom face, turned half a turn about x: +z points down, out */
+    p.geometry = cube_geom;
+    p.position[2] = -h / 2;
+    p.quaternion[0] = 0, p.quaternion[1] = 1;
+  }
   p.rows = p.cols = N;
   p.spacing = S;
-  p.quaternion[0] = cos(c->pad_yaw / 2), p.quaternion[3] = sin(c->pad_yaw / 2);
+  if (!c->pad_on_cube) p.quaternion[0] = cos(c->pad_yaw / 2), p.quaternion[3] = sin(c->pad_yaw / 2);
   int index = -1;
   cr_assert_eq(iso_model_add_tactile_pad(m, &p, &index), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(index, 0);
@@ -324,6 +339,33 @@ Test(tactile, shear_reads_in_the_pad_frame) {
   const double tol = pbar * 6 * e / L * (2 * sqrt(2.0) * L) * S + 4 * pbar * L * delta + REST_TOL;
   for (int k = 0; k < 3; ++k)
     cr_expect(fabs(o.f[k] - want[k]) <= tol, "f_P[%d] = %.9g N, want %.9g (tolerance %g)", k, o.f[k], want[k], tol);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* The pad on the cube, facing down, and the cube on a prismatic joint: the pad moves with its
+ * body, samples the rigid side of the contact (the cube is geometry N of its faces), and its
+ * constraints have dense Jacobian blocks (a jointed tree). The cube pressing on the compliant
+ * box gets the box's push back, up in the world, which is −z in a pad frame whose z points
+ * down: the same weight, and pressures positive. The pad's y axis is the world's −y (half a
+ * turn about x), so a cube offset by (d_x, d_y) would put its centre of pressure at the pad's
+ * centre; here the patch and the grid are centred as in the resting test, with its tolerances. */
+Test(tactile, pad_on_a_jointed_body_senses_the_push_back) {
+  scene c = default_scene();
+  c.jointed = 1, c.pad_on_cube = 1;
+  isoModel *m = build(&c);
+  isoSim *s = make(m, &c, 1, 1, ISO_BACKEND_CPU);
+  run(s, 400);
+  double v0 = 0, v1 = 0;
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(0), &v0), ISO_OK);
+  run(s, 1);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_one(0), &v1), ISO_OK);
+  cr_assert(fabs(v1 - v0) < 1e-7, "not at rest: v %g → %g", v0, v1);
+  sensed o = sense(s, 0);
+  cr_expect(fabs(o.load - MASS * G) <= REST_TOL, "Σ p·s² = %.9g N", o.load);
+  cr_expect(fabs(o.f[2] + MASS * G) <= REST_TOL, "Σ f_z = %.9g N", o.f[2]);
+  cr_expect_eq(o.pressed, 1600);
+  cr_expect(fabs(o.cop[0]) <= 1e-6 && fabs(o.cop[1]) <= 1e-6, "centre of pressure (%g, %g) m", o.cop[0], o.cop[1]);
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
