@@ -31,7 +31,8 @@
  * The polygons and poses are those the step's contact forces came from: the state the step
  * started from (as iso_sim_get_contact_faces says). Contacts of deformable bodies are not
  * sampled. A world frozen at the end of a step (a fault, include/isobar/world_status.h) reports
- * zeros; a reset zeroes the selected worlds' taxels. */
+ * zeros; a reset zeroes the selected worlds' taxels. The samples are the last step's: setting
+ * a state or calling iso_sim_update_contact leaves them as they are. */
 #ifndef ISOBAR_TACTILE_H
 #define ISOBAR_TACTILE_H
 

@@ -124,23 +124,52 @@ static inline ISO_HD void tactile_face(const tactileArgs *a, int w, int p, const
   int ilo, ihi, jlo, jhi;
   tactile_span(y0, y1, s, rows, &ilo, &ihi);
   tactile_span(x0, x1, s, cols, &jlo, &jhi);
-  real elen[HYDRO_MAX_POLY];
-  for (int k = 0; k < n; ++k) elen[k] = v3_norm(v3_sub(v[(k + 1) % n], v[k]));
+  /* Edge k's in-plane distance of a taxel's projection, (n̂ × e)·(x − a) / |e| — the same for
+   * the taxel as for its projection, which differ along n̂ — is affine in the taxel's pad
+   * coordinates (z = 0): A·x + B·y + C. Inside when none is below −tol; on the edges below +tol. */
+  real A[HYDRO_MAX_POLY], B[HYDRO_MAX_POLY], C[HYDRO_MAX_POLY];
+  int live[HYDRO_MAX_POLY];
+  for (int k = 0; k < n; ++k) {
+    const vec3 e = v3_sub(v[(k + 1) % n], v[k]);
+    const real len = v3_norm(e);
+    live[k] = len > 0; /* a repeated vertex bounds nothing */
+    const vec3 m = live[k] ? v3_scale(v3_cross(nP, e), (real)1 / len) : v3_zero();
+    A[k] = m.x, B[k] = m.y, C[k] = -v3_dot(m, v[k]);
+  }
   const vec3 df = v3_scale(f_P, s * s * cos_t / r->area);
   const real tol = TACTILE_EDGE_TOL * s;
-  for (int i = ilo; i <= ihi; ++i)
-    for (int j = jlo; j <= jhi; ++j) {
-      const vec3 x = v3(((real)j - (real)(cols - 1) * (real)0.5) * s, ((real)i - (real)(rows - 1) * (real)0.5) * s, 0);
-      /* the shadow's box first: with the tolerance alone, the sharp corner of a sliver
-       * (angle α) would reach tol / sin(α/2) beyond its vertex */
-      if (!(x.x >= x0 - tol && x.x <= x1 + tol && x.y >= y0 - tol && x.y <= y1 + tol)) continue;
-      /* (n̂ × e)·(x − a) / |e| is the in-plane distance of x's projection from edge e, the
-       * same for x as for its projection, since they differ along n̂; inside when none is
-       * below −tol; on the edges that are below +tol */
+  for (int i = ilo; i <= ihi; ++i) {
+    const real y = ((real)i - (real)(rows - 1) * (real)0.5) * s;
+    /* the row's stretch inside every edge's half-plane (and the shadow's box: with the
+     * tolerance alone, the sharp corner of a sliver, angle α, would reach tol / sin(α/2)
+     * beyond its vertex), one taxel wider; the test below decides */
+    real xa = x0 - tol, xb = x1 + tol;
+    int empty = !(y >= y0 - tol && y <= y1 + tol);
+    for (int k = 0; k < n && !empty; ++k) {
+      if (!live[k]) continue;
+      const real c = B[k] * y + C[k] + tol; /* inside the tolerance: A·x + c >= 0 */
+      if (A[k] > 0) {
+        const real t = -c / A[k];
+        if (t > xa) xa = t;
+      } else if (A[k] < 0) {
+        const real t = -c / A[k];
+        if (t < xb) xb = t;
+      } else if (!(c >= 0)) {
+        empty = 1; /* NaN too */
+      }
+    }
+    if (empty) continue;
+    int j0, j1;
+    tactile_span(xa, xb, s, cols, &j0, &j1);
+    if (j0 < jlo) j0 = jlo;
+    if (j1 > jhi) j1 = jhi;
+    for (int j = j0; j <= j1; ++j) {
+      const real x = ((real)j - (real)(cols - 1) * (real)0.5) * s;
+      if (!(x >= x0 - tol && x <= x1 + tol)) continue;
       int out = 0, near = 0, e0 = -1, e1 = -1;
       for (int k = 0; k < n && !out; ++k) {
-        if (elen[k] == 0) continue; /* a repeated vertex bounds nothing */
-        const real d = v3_dot(v3_cross(v3_sub(v[(k + 1) % n], v[k]), v3_sub(x, v[k])), nP) / elen[k];
+        if (!live[k]) continue;
+        const real d = A[k] * x + B[k] * y + C[k];
         if (!(d >= -tol)) out = 1; /* NaN too */
         else if (d < tol) {
           e1 = e0, e0 = k;
@@ -162,6 +191,7 @@ static inline ISO_HD void tactile_face(const tactileArgs *a, int w, int p, const
       const int t = i * cols + j;
       F[3 * t] += share * df.x, F[3 * t + 1] += share * df.y, F[3 * t + 2] += share * df.z;
     }
+  }
 }
 
 /* Pad p of world w: every contact constraint on its geometry, facing it, sampled. */
