@@ -11,9 +11,10 @@
  * the contact list's order, so the samples are the same bits on any number of threads and on
  * the emulated device.
  *
- * Cost: per constraint on the pad's geometry, the impulse and the polygon, then the taxels of
- * the polygon's bounding rectangle on the pad (its projection along the face normal), so a pad
- * pays for the taxels its faces cover, not for all of them per face. */
+ * Cost: per constraint on the pad's geometry, the impulse and the polygon, then the rows of its
+ * shadow on the pad (its projection along the face normal), each clipped to the polygon before
+ * its taxels are tested, so a pad pays for the taxels its faces cover, not for all of them per
+ * face (bench/RESULTS.md, "Tactile pads"). */
 #ifndef ISO_KERNELS_TACTILE_TAXELS_H
 #define ISO_KERNELS_TACTILE_TAXELS_H
 
