@@ -81,6 +81,7 @@ void iso_model_destroy(isoModel *m) {
   name_map_free(&m->body_names);
   model_geometry_free(m);
   model_joint_free(m);
+  model_tactile_free(m);
   model_deformable_free(&m->deformables);
   hydro_free(&m->hydro);
   model_flat_free(&m->flat);

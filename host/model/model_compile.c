@@ -58,6 +58,8 @@ static modelSizes sizes_of(const isoModel *m) {
     z.nweld += b->nweld;
     z.ndsnode += b->sbvh.nnode;
   }
+  z.npad = m->npad;
+  z.ntaxel = (int)m->ntaxel;
   return z;
 }
 
@@ -315,6 +317,7 @@ isoStatus model_flatten(const isoModel *m, modelFlat *f) {
   fill_geometries(m, &o);
   fill_assets(&m->hydro, &o);
   fill_deformables(&m->deformables, &o);
+  model_tactile_fill(m, o.pad_geom, o.pad_rows, o.pad_cols, o.pad_spacing, o.pad_X_GP, o.pad_taxel0);
   if (m->deformables.n > 0)
     for (int g = 0; g < m->ngeom; ++g) o.geom_def_asset[g] = m->hydro.geom[g].def_asset;
   return ISO_OK;

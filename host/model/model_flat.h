@@ -37,6 +37,7 @@ typedef struct modelSizes {
   long ndpat, ndslot;      /* ints of their factor patterns, blocks of their factors, summed */
   long nweld;              /* deformable vertices welded to rigid bodies, summed */
   long ndsnode;            /* nodes of their surface BVHs, summed */
+  int npad, ntaxel;        /* tactile pads, their taxels summed */
 } modelSizes;
 
 
@@ -135,7 +136,14 @@ typedef struct modelSizes {
   X(int, def_weld0, z->ndef + 1L)         /* body d's welds [def_weld0[d], def_weld0[d + 1]) */    \
   X(int, weld_vert, z->nweld)             /* the welded vertex (body-local) */                     \
   X(int, weld_body, z->nweld)             /* the rigid body it is welded to */                     \
-  X(real, weld_p, 3L * z->nweld)          /* the body point it is held at, body frame */
+  X(real, weld_p, 3L * z->nweld)          /* the body point it is held at, body frame */          \
+  /* tactile pads (include/isobar/tactile.h) */                                                   \
+  X(int, pad_geom, z->npad)               /* the geometry sampled */                               \
+  X(int, pad_rows, z->npad)               /* taxels along the pad's y */                           \
+  X(int, pad_cols, z->npad)               /* ... and x */                                          \
+  X(real, pad_spacing, z->npad)           /* m */                                                  \
+  X(xform, pad_X_GP, z->npad)             /* the pad frame in the geometry's frame */              \
+  X(int, pad_taxel0, z->npad + 1L)        /* pad p's taxels [pad_taxel0[p], pad_taxel0[p + 1]) */
 
 enum {
 #define MODEL_FLAT_ENUM(type, name, count) MF_##name,

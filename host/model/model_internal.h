@@ -9,6 +9,7 @@
 #include "isobar/geometry.h"
 #include "isobar/joint.h"
 #include "isobar/model.h"
+#include "isobar/tactile.h"
 
 /* The trees of a compiled model and where every joint's coordinates lie (model_tree.c).
  * A body without an inboard joint is a free body: a tree of its own on an implicit floating
@@ -58,6 +59,9 @@ struct isoModel {
   nameMap act_names;
   int ncoupler, coupler_cap;
   isoCouplerDef *coupler;  /* (ncoupler) */
+  int npad, pad_cap;
+  isoTactilePadDef *pad;   /* (npad) as added, quaternions normalised (model_tactile.c) */
+  long ntaxel;             /* their taxels, summed */
   modelDeformables deformables; /* deformable bodies as added, meshes in the world at rest
                                    (model_deformable.c); read as they are by a compiled model */
   modelTrees trees;        /* built at compile: trees and the q, v layout (model_joint_layout) */
@@ -92,6 +96,11 @@ void model_tree_free(modelTrees *t);
 void model_joint_free(isoModel *m);
 /* Check every joint, actuator and coupler again (validate). */
 isoStatus model_joint_validate(const isoModel *m);
+
+/* Free the tactile pads of a model; fill their flat arrays at compile (host/model/model_tactile.c). */
+void model_tactile_free(isoModel *m);
+void model_tactile_fill(const isoModel *m, int *pad_geom, int *pad_rows, int *pad_cols, real *pad_spacing,
+                        xform *pad_X_GP, int *pad_taxel0);
 
 /* Check an inertia (Ixx Iyy Izz Ixy Ixz Iyz) of a body of mass `mass`. */
 isoStatus model_check_inertia(double mass, const double *inertia6, const char *what);

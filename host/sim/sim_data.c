@@ -53,6 +53,7 @@ simSizes sim_data_sizes(const isoSim *s) {
     z.tree_nv = s->nv;
     z.tree_work = tree_work_reals(m->max_nt, m->max_tree_bodies);
   }
+  z.taxel = m->ntaxel;
   z.contact = m->npair > 0 || m->nfallback > 0;
   const long njoint_con = (long)m->nlimit + m->nact + m->ncoupler;
   z.solve = z.contact || njoint_con > 0 || F->touch;

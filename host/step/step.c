@@ -13,7 +13,8 @@
 
 const char *const step_stage_names[STEP_NSTAGE] = {
     "kinematics", "collide",    "points",      "fem elements", "fem factor",
-    "fem contact", "fem schur", "constraints", "solve",        "integrate"};
+    "fem contact", "fem schur", "constraints", "solve",        "integrate",
+    "tactile"};
 
 static double now_s(void) {
   struct timespec t;
@@ -98,5 +99,7 @@ isoStatus step_run(const stepCtx *c) {
   lap(c, STEP_SOLVE, &t);
   if (st == ISO_OK) st = step_integrate(c);
   lap(c, STEP_INTEGRATE, &t);
+  if (st == ISO_OK) st = step_tactile(c);
+  lap(c, STEP_TACTILE, &t);
   return st;
 }

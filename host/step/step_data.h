@@ -68,6 +68,7 @@ typedef struct simSizes {
   long dd_box, dd_cand, dd_pair; /* their search's scratch (kernels/fem/dd_contact.h) */
   long sv;           /* the solver's unknowns when they are not the state's v (deformable
                         cliques follow the rigid DoFs), else 0 */
+  long taxel;        /* taxels of the tactile pads, all pads */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -135,7 +136,10 @@ typedef struct simSizes {
   X(real, H, z->newton_nv * z->newton_nv, "solve", SIM_RESET_KEEP)  /* Newton Hessian, then its factor */     \
   X(real, rhs, z->newton_nv, "solve", SIM_RESET_KEEP)            /* −∇ℓ, then the Newton direction */      \
   X(int, info, z->solve, "solve", SIM_RESET_KEEP)             /* the Cholesky's info */                 \
-  X(sapStats, stats, z->one, "solve", SIM_RESET_KEEP)        /* solver statistics */
+  X(sapStats, stats, z->one, "solve", SIM_RESET_KEEP)        /* solver statistics */               \
+  /* tactile samples (stage 8, include/isobar/tactile.h) */                                            \
+  X(real, taxel_f, 3L * z->taxel, "tactile", SIM_RESET_ZERO) /* taxel forces, pad frame, N */        \
+  X(real, taxel_p, z->taxel, "tactile", SIM_RESET_ZERO)      /* taxel pressures, Pa */
 
 enum {
 #define SIM_DATA_ENUM(type, name, count, writer, reset) SIMD_##name,

@@ -11,6 +11,7 @@
 #include "isobar/scene.h"
 #include "isobar/contact.h"
 #include "isobar/sim.h"
+#include "isobar/tactile.h"
 #include "isobar/status.h"
 #include "isobar/view.h"
 #include "isobar/world_status.h"

@@ -3,7 +3,7 @@
  * over i in [0, n), with its argument struct, so the CPU range drivers and the CUDA kernels can
  * be generated from one line each. These wrappers only split i into (world, item) and call the
  * per-item work where it lives (kernels/hydro/surface.h, kernels/rigid/free_body.h,
- * kernels/sap/step_items.h, kernels/sap/solve.h). */
+ * kernels/sap/step_items.h, kernels/sap/solve.h, kernels/tactile/taxels.h). */
 #ifndef ISO_KERNELS_STEP_ITEMS_H
 #define ISO_KERNELS_STEP_ITEMS_H
 
@@ -14,6 +14,7 @@
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"
 #include "kernels/sap/step_items.h"
+#include "kernels/tactile/taxels.h"
 
 /* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the poses. */
 typedef struct collideArgs {
@@ -120,6 +121,11 @@ typedef struct finishArgs {
 static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
   sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->has_fem ? &a->FS : (const femSapArgs *)0, a->q, a->nq, a->time,
                    a->applied, a->jforce, a->status);
+}
+
+/* Tactile sampling (stage 8, after integration): i = world·npad + pad (kernels/tactile/taxels.h). */
+static inline ISO_HD void tactile_item_at(const tactileArgs *a, long i) {
+  tactile_item(a, (int)(i / a->npad), (int)(i % a->npad));
 }
 
 #endif
