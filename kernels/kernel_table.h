@@ -35,6 +35,7 @@
   K(fem_factor, femSapArgs, 64)                \
   K(fem_contact, femSapArgs, 64)               \
   K(fem_schur, femSapArgs, 64)                 \
+  K(body_wrench, wrenchArgs, 64)               \
   K(tactile, tactileArgs, 64)
 
 #endif

@@ -2,6 +2,7 @@
  * what the next step reads, a view must describe the same values the copying getters return,
  * and its address must not move across steps and resets. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <string.h>
 
 #include "isobar/isobar.h"
@@ -184,6 +185,62 @@ Test(sim_view, cuda_views_name_the_device) {
     cr_assert(test_same_bits((const double *)v.data, (const double *)vc.data, (int)(2 * v.shape[1])));
     iso_sim_destroy(c);
   }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* The per-body wrenches the step writes are the query's, for free bodies (the query sums Jᵀγ,
+ * the stage f and r × f: the same terms in another order, so equal to rounding — 1e-12 of the
+ * largest value) and for bodies on a jointed tree (the pick's fingers and its cube). */
+static void wrenches_match_query(const char *rel, int steps) {
+  isoModel *m = load(rel);
+  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  isoView v;
+  cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
+  const int nb = iso_sim_body_count(s);
+  cr_assert_eq(v.shape[1], 6 * nb);
+  double scale = 0;
+  for (long i = 0; i < 2 * v.shape[1]; ++i) scale = fmax(scale, fabs(((double *)v.data)[i]));
+  cr_assert_gt(scale, 0.1, "%s: the bodies are in contact", rel);
+  for (int w = 0; w < 2; ++w)
+    for (int b = 0; b < nb; ++b) {
+      double q[6];
+      cr_assert_eq(iso_sim_get_body_contact_wrench(s, w, b, q), ISO_OK);
+      for (int k = 0; k < 6; ++k)
+        cr_assert_float_eq(((double *)v.data)[w * v.strides[0] + 6 * b + k], q[k], 1e-12 * scale,
+                           "%s world %d body %d component %d", rel, w, b, k);
+    }
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+Test(sim_view, body_wrenches_are_the_querys) {
+  wrenches_match_query("examples/stack_of_five_boxes.sdf", 200);
+  wrenches_match_query("examples/pick.sdf", 400);
+}
+
+/* Newton's third law and statics: in a stack at rest on an anchored floor, the wrenches' forces
+ * sum to the weight the floor carries (every box-box pair cancels exactly: both sides get ±f of
+ * one evaluation). */
+Test(sim_view, body_wrenches_balance_the_weight_at_rest) {
+  isoModel *m = load("examples/stack_of_five_boxes.sdf");
+  isoSim *s = make(m, 1, ISO_BACKEND_CPU);
+  for (int i = 0; i < 1500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  isoView v;
+  cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
+  const int nb = iso_sim_body_count(s);
+  double fz = 0, weight = 0, g[3];
+  cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_GRAVITY, 0, iso_worlds_one(0), g), ISO_OK);
+  for (int b = 0; b < nb; ++b) {
+    double mass;
+    cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_BODY_MASS, b, iso_worlds_one(0), &mass), ISO_OK);
+    weight += -mass * g[2];
+    fz += ((double *)v.data)[6 * b + 5];
+  }
+  /* at rest the contact forces carry the weight; the stack still settles by ~1e-4 of it per
+   * step after 1.5 s (its SAP velocities are not exactly zero), so 1e-3 relative */
+  cr_assert_float_eq(fz, weight, 1e-3 * weight, "Σ f_z %g vs weight %g", fz, weight);
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }

@@ -434,6 +434,12 @@ Test(tactile, samples_are_reproducible_across_threads_and_batches) {
   double *p = (double *)malloc(sizeof(double) * 4 * N * N);
   cr_assert_eq(iso_sim_get_taxel_pressures(a, 0, iso_worlds_all(), p), ISO_OK);
   cr_expect(test_same_bits(bp, p, 4 * N * N));
+  isoView vf, vp; /* the views (include/isobar/view.h) are the same memory, one row per world */
+  cr_assert_eq(iso_sim_view(a, "taxel_force", &vf), ISO_OK);
+  cr_assert_eq(iso_sim_view(a, "taxel_pressure", &vp), ISO_OK);
+  cr_expect(vf.data == (const void *)bf && vp.data == (const void *)bp);
+  cr_expect(vf.shape[0] == 4 && vf.shape[1] == 3 * N * N && vf.strides[0] == 3 * N * N);
+  cr_expect(vp.shape[1] == N * N && vp.strides[0] == N * N);
   cr_assert_eq(iso_sim_reset(a, iso_worlds_one(1)), ISO_OK);
   double *fr = all_forces(a);
   for (int k = 0; k < 3 * N * N; ++k) cr_assert_eq(fr[3 * N * N + k], 0.0, "world 1 not reset");

@@ -69,6 +69,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   }
   if (!z.contact) return z; /* nothing can touch: no collision arrays */
   z.posed = m->ngeom;
+  z.wrench = 6L * s->nbody;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
   z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;

@@ -4,6 +4,7 @@
 
 #include "host/base/error.h"
 #include "host/sim/sim_internal.h"
+#include "isobar/tactile.h"
 #include "isobar/view.h"
 
 typedef struct viewSpec {
@@ -27,6 +28,9 @@ static const viewSpec k_views[] = {
     {"solver_iterations", ISO_DTYPE_INT32, 0},
     {"solver_converged", ISO_DTYPE_INT32, 0},
     {"solver_residual", ISO_DTYPE_FLOAT64, 0},
+    {"body_contact_wrench", ISO_DTYPE_FLOAT64, 0},
+    {"taxel_force", ISO_DTYPE_FLOAT64, 0},
+    {"taxel_pressure", ISO_DTYPE_FLOAT64, 0},
 };
 enum { NVIEW = (int)(sizeof k_views / sizeof k_views[0]) };
 
@@ -55,6 +59,17 @@ static void *view_base(const isoSim *s, int k, long *width, long *wstride) {
     *width = *wstride = 1;
     return s->status;
   }
+  if (k == 15 || k == 16) {
+    real *base = k == 15 ? s->taxel_f : s->taxel_p;
+    if (!base) return NULL;
+    *width = *wstride = (k == 15 ? 3L : 1L) * iso_sim_taxel_total(s);
+    return base;
+  }
+  if (k == 14) {
+    if (!s->body_wrench) return NULL;
+    *width = *wstride = 6L * s->nbody;
+    return s->body_wrench;
+  }
   if (!s->stats) return NULL;
   *width = 1;
   if (k == 13) {
@@ -76,7 +91,7 @@ isoStatus iso_sim_view(const isoSim *s, const char *name, isoView *out) {
     return iso_fail(ISO_ERR_NOT_FOUND,
                     "%s: no array '%s' (q, v, time, effort, target_position, target_velocity, actuation, "
                     "joint_force, vertex_position, vertex_velocity, status, solver_iterations, "
-                    "solver_converged, solver_residual)",
+                    "solver_converged, solver_residual, body_contact_wrench, taxel_force, taxel_pressure)",
                     fn, name);
   memset(out, 0, sizeof *out);
   long width, wstride;

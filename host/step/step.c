@@ -14,7 +14,7 @@
 const char *const step_stage_names[STEP_NSTAGE] = {
     "kinematics", "collide",    "points",      "fem elements", "fem factor",
     "fem contact", "fem schur", "constraints", "solve",        "integrate",
-    "tactile"};
+    "contact forces", "tactile"};
 
 static double now_s(void) {
   struct timespec t;
@@ -99,6 +99,8 @@ isoStatus step_run(const stepCtx *c) {
   lap(c, STEP_SOLVE, &t);
   if (st == ISO_OK) st = step_integrate(c);
   lap(c, STEP_INTEGRATE, &t);
+  if (st == ISO_OK) st = step_wrench(c);
+  lap(c, STEP_WRENCH, &t);
   if (st == ISO_OK) st = step_tactile(c);
   lap(c, STEP_TACTILE, &t);
   return st;

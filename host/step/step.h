@@ -31,6 +31,7 @@ enum {
   STEP_CONSTRAINTS,    /* [5-6] constraints, free motion and the solver's set-up, per world */
   STEP_SOLVE,          /* [7] SAP Newton iterations: assembly, Cholesky, exact line search */
   STEP_INTEGRATE,      /* [8] positions from the solved velocities */
+  STEP_WRENCH,         /* [8] contact wrenches per body from the solved contact forces */
   STEP_TACTILE,        /* [8] tactile pads: taxels from the solved contact forces */
   STEP_NSTAGE
 };
@@ -74,6 +75,7 @@ isoStatus step_constraints(const stepCtx *c);
 isoStatus step_solve(const stepCtx *c);
 isoStatus step_integrate(const stepCtx *c);
 isoStatus step_tactile(const stepCtx *c);
+isoStatus step_wrench(const stepCtx *c);
 
 /* The free-body parameters of the context, as the kernels take them. */
 rigidParams step_rigid_params(const stepCtx *c);

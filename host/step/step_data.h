@@ -69,6 +69,7 @@ typedef struct simSizes {
   long sv;           /* the solver's unknowns when they are not the state's v (deformable
                         cliques follow the rigid DoFs), else 0 */
   long taxel;        /* taxels of the tactile pads, all pads */
+  long wrench;       /* 6 per body when anything can touch (contact wrenches), else 0 */
 } simSizes;
 
 #define SIM_DATA(X)                                                                                     \
@@ -138,6 +139,7 @@ typedef struct simSizes {
   X(int, info, z->solve, "solve", SIM_RESET_KEEP)             /* the Cholesky's info */                 \
   X(sapStats, stats, z->one, "solve", SIM_RESET_KEEP)        /* solver statistics */               \
   /* tactile samples (stage 8, include/isobar/tactile.h) */                                            \
+  X(real, body_wrench, z->wrench, "contact forces", SIM_RESET_ZERO) /* per body: torque, force, W */ \
   X(real, taxel_f, 3L * z->taxel, "tactile", SIM_RESET_ZERO) /* taxel forces, pad frame, N */        \
   X(real, taxel_p, z->taxel, "tactile", SIM_RESET_ZERO)      /* taxel pressures, Pa */
 

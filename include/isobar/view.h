@@ -64,7 +64,17 @@ int iso_view_count(void);
  *   solver_iterations  — SAP Newton iterations of the last step (int32, width 1)
  *   solver_converged   — 1 when the last step's solve met a stopping criterion (int32, width 1)
  *   solver_residual    — its last residual over the tolerance (float64, width 1)
- *   (the solver's three have width 0 for a model in which nothing can be constrained) */
+ *   (the solver's three have width 0 for a model in which nothing can be constrained)
+ *   body_contact_wrench — every body's net contact wrench at the last step, 6 per body, body
+ *                        after body: torque about the body's origin (its pose at the step's
+ *                        start), then force, world frame, N m and N (float64; width 0 for a model
+ *                        in which nothing can touch). What iso_sim_get_body_contact_wrench
+ *                        returns, for every body at once, computed on the backend by the stage
+ *                        "contact forces"; contacts with deformable bodies are not included, and
+ *                        a frozen world reports zeros
+ *   taxel_force        — the tactile pads' taxel forces (include/isobar/tactile.h), 3 per taxel,
+ *                        every pad's taxels in pad order (iso_sim_taxel_offset), pad frame, N
+ *   taxel_pressure     — their pressures, 1 per taxel, Pa (both float64; width 0 without pads) */
 const char *iso_view_name(int k);
 
 /* View array `name` of the sim. ISO_ERR_NOT_FOUND for an unknown name (the message lists the

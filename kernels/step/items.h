@@ -14,6 +14,7 @@
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"
 #include "kernels/sap/step_items.h"
+#include "kernels/sap/body_wrench.h"
 #include "kernels/tactile/taxels.h"
 
 /* Collision (stages 1-4): the model's hydroelastic arrays, the per-world lists, the poses. */
@@ -122,6 +123,9 @@ static inline ISO_HD void sap_finish_item_at(const finishArgs *a, long w) {
   sap_finish_world((int)w, &a->P, &a->TS, &a->B, a->has_fem ? &a->FS : (const femSapArgs *)0, a->q, a->nq, a->time,
                    a->applied, a->jforce, a->status);
 }
+
+/* Contact wrenches per body (stage 8, after integration): i = world (kernels/sap/body_wrench.h). */
+static inline ISO_HD void body_wrench_item_at(const wrenchArgs *a, long i) { body_wrench_world(a, (int)i); }
 
 /* Tactile sampling (stage 8, after integration): i = world·npad + pad (kernels/tactile/taxels.h). */
 static inline ISO_HD void tactile_item_at(const tactileArgs *a, long i) {
