@@ -558,3 +558,28 @@ Test(scene_sdf, cycles_and_self_includes_are_errors) {
   p = scene("bad_self_include.sdf");
   load_fails(p, 0, ISO_ERR_PARSE, line_of(p, "<include>"), "includes nest deeper than");
 }
+
+/* defer_compile hands the model back before compile, so the API can add to a loaded scene (a
+ * tactile pad here, which must come before compile), and the caller's compile makes it whole. */
+Test(scene_sdf, deferred_compile_lets_the_api_add) {
+  isoLoadOptions o = iso_default_load_options();
+  o.defer_compile = 1;
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_load(test_source_path("examples/pick.sdf"), &o, &m, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_is_compiled(m), 0);
+  isoTactilePadDef p = iso_default_tactile_pad_def();
+  cr_assert_eq(iso_model_find_geometry(m, "gripper::left_finger::left_finger", &p.geometry), ISO_OK);
+  cr_assert_eq(iso_model_add_tactile_pad(m, &p, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  isoSimDef d = iso_default_sim_def();
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_tactile_count(s), 1);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+  /* without it the model is compiled, and a pad comes too late */
+  cr_assert_eq(iso_scene_load(test_source_path("examples/pick.sdf"), NULL, &m, NULL), ISO_OK);
+  cr_assert_eq(iso_model_is_compiled(m), 1);
+  cr_assert_eq(iso_model_add_tactile_pad(m, &p, NULL), ISO_ERR_STATE);
+  iso_model_destroy(m);
+}

@@ -401,7 +401,7 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
   free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
   if (st == ISO_OK) st = add_deformables(B);
-  if (st == ISO_OK && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
+  if (st == ISO_OK && !c->opt.defer_compile && (st = iso_model_compile(B->m)) != ISO_OK) st = compile_located(c, st);
   if (st != ISO_OK) {
     iso_model_destroy(B->m);
     return st;

@@ -109,6 +109,22 @@ isoStatus iso_sim_view(const isoSim *s, const char *name, isoView *out) {
   return ISO_OK;
 }
 
+isoStatus iso_sim_copy_view(const isoSim *s, const char *name, void *out) {
+  const char *fn = "iso_sim_copy_view";
+  CHECK_NULL(out, fn);
+  isoView v;
+  isoStatus st = iso_sim_view(s, name, &v);
+  if (st != ISO_OK || v.shape[1] == 0) return st;
+  const size_t size = v.dtype == ISO_DTYPE_FLOAT64 ? 8 : 4;
+  simSel q;
+  st = sim_select(s, iso_worlds_all(), fn, &q);
+  if (st != ISO_OK) return st;
+  if (v.strides[1] == 1)
+    return sim_gather_rows(s, &q, v.data, (long)(v.strides[0] * (int64_t)size), (size_t)v.shape[1] * size, out);
+  /* a field of one record per world (the solver's): one element per row */
+  return sim_gather_rows(s, &q, v.data, (long)(v.strides[0] * (int64_t)size), size, out);
+}
+
 isoStatus iso_sim_synchronize(const isoSim *s) {
   CHECK_NULL(s, "iso_sim_synchronize");
   return backend_sync(&s->be);

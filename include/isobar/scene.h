@@ -154,6 +154,9 @@ typedef struct isoLoadOptions {
                        a folder crawled for package.xml files, after them and before the
                        ISOBAR_PACKAGE_PATH environment variable (same form, folders only);
                        NULL or "" for none; default NULL. See "Package uris" above. */
+  int defer_compile; /* non-zero: the model is returned before iso_model_compile, so that the
+                       API can add to it (tactile pads, fixed vertices, ...); the caller
+                       compiles it (errors of the compile then name no file line); default 0 */
 } isoLoadOptions;
 
 /* The defaults documented on each field. */
@@ -164,7 +167,7 @@ typedef struct isoLoadReport isoLoadReport;
 
 /* Load an SDFormat (.sdf, .world) or URDF (.urdf) file, chosen by its extension (any other is
  * ISO_ERR_INVALID). `opt` may be NULL for the defaults. On success *out is a compiled model
- * (free it with iso_model_destroy) and, when `report` is not NULL, *report is the load report
+ * (not yet compiled with opt->defer_compile; free it with iso_model_destroy) and, when `report` is not NULL, *report is the load report
  * (free it with iso_load_report_free; it may hold no line). On failure both are set to NULL
  * and iso_last_error() names the file, the line and the element: ISO_ERR_IO (a file cannot
  * be read, or is not a regular file: a FIFO, a device or a folder is refused before it is

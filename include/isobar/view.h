@@ -81,6 +81,10 @@ const char *iso_view_name(int k);
  * names). */
 isoStatus iso_sim_view(const isoSim *sim, const char *name, isoView *out);
 
+/* Copy array `name` of every world into host memory `out`, packed: nworld rows of width
+ * elements of the view's dtype (any backend; on CUDA the copy waits for the queued work). */
+isoStatus iso_sim_copy_view(const isoSim *sim, const char *name, void *out);
+
 /* Wait until the work queued on the sim's backend is done (a no-op on the CPU backend). */
 isoStatus iso_sim_synchronize(const isoSim *sim);
 

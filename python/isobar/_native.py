@@ -28,7 +28,15 @@ lib = _load()
 
 class LoadOptions(C.Structure):
     """isoLoadOptions (include/isobar/scene.h)."""
-    _fields_ = [("strict", C.c_int), ("time_step", C.c_double), ("package_path", C.c_char_p)]
+    _fields_ = [("strict", C.c_int), ("time_step", C.c_double), ("package_path", C.c_char_p),
+                ("defer_compile", C.c_int)]
+
+
+class TactilePadDef(C.Structure):
+    """isoTactilePadDef (include/isobar/tactile.h)."""
+    _fields_ = [("geometry", C.c_int), ("rows", C.c_int), ("cols", C.c_int),
+                ("spacing", C.c_double), ("position", C.c_double * 3),
+                ("quaternion", C.c_double * 4)]
 
 
 class CapacityDef(C.Structure):
@@ -130,6 +138,15 @@ _SIGNATURES = {
     "iso_model_find_geometry": (_I, [_P, C.c_char_p, _IP]),
     "iso_model_find_deformable": (_I, [_P, C.c_char_p, _IP]),
     "iso_model_deformable_size": (_I, [_P, _I, _IP, _IP, _IP]),
+    "iso_model_compile": (_I, [_P]),
+    "iso_model_is_compiled": (_I, [_P]),
+    # tactile.h
+    "iso_default_tactile_pad_def": (TactilePadDef, []),
+    "iso_model_add_tactile_pad": (_I, [_P, C.POINTER(TactilePadDef), _IP]),
+    "iso_model_tactile_pad_count": (_I, [_P]),
+    "iso_model_get_tactile_pad": (_I, [_P, _I, C.POINTER(TactilePadDef)]),
+    "iso_sim_tactile_count": (_I, [_P]),
+    "iso_sim_taxel_offset": (_I, [_P, _I, _IP, _IP]),
     # sim.h
     "iso_default_sim_def": (SimDef, []),
     "iso_sim_create": (_I, [_P, C.POINTER(SimDef), C.POINTER(_P)]),
@@ -166,6 +183,7 @@ _SIGNATURES = {
     "iso_view_name": (C.c_char_p, [_I]),
     "iso_sim_view": (_I, [_P, C.c_char_p, C.POINTER(View)]),
     "iso_sim_synchronize": (_I, [_P]),
+    "iso_sim_copy_view": (_I, [_P, C.c_char_p, _P]),
 }
 
 for _name, (_res, _args) in _SIGNATURES.items():

@@ -75,19 +75,30 @@ _PyCapsule_New.restype = C.py_object
 _PyCapsule_New.argtypes = [C.c_void_p, C.c_char_p, C.c_void_p]
 
 
-def dlpack_capsule(view, owner):
-    """A "dltensor" capsule over a view's memory (no copy); `owner` lives as long as it does."""
+def _layout(view, col0=0, ncol=None, inner=None):
+    """Shape and strides (elements) of columns [col0, col0 + ncol) of a view, split into
+    (nworld, ncol / inner, inner) when `inner` is given, and the element offset of the first."""
+    n = int(view.shape[1]) - col0 if ncol is None else ncol
+    if inner:
+        return [int(view.shape[0]), n // inner, inner], [int(view.strides[0]), inner, 1], col0
+    return [int(view.shape[0]), n], [int(view.strides[0]), int(view.strides[1])], col0
+
+
+def dlpack_capsule(view, owner, col0=0, ncol=None, inner=None):
+    """A "dltensor" capsule over a view's memory (no copy), or over columns of it (see
+    _layout); `owner` lives as long as it does."""
     code, bits = _DL_TYPES[view.dtype]
-    shape = (C.c_int64 * 2)(view.shape[0], view.shape[1])
-    strides = (C.c_int64 * 2)(view.strides[0], view.strides[1])
+    dims, steps, first = _layout(view, col0, ncol, inner)
+    shape = (C.c_int64 * len(dims))(*dims)
+    strides = (C.c_int64 * len(dims))(*steps)
     m = _DLManagedTensor()
     m.dl_tensor.data = view.data
+    m.dl_tensor.byte_offset = first * (bits // 8)
     m.dl_tensor.device = _DLDevice(view.device, view.device_id)
-    m.dl_tensor.ndim = 2
+    m.dl_tensor.ndim = len(dims)
     m.dl_tensor.dtype = _DLDataType(code, bits, 1)
     m.dl_tensor.shape = C.cast(shape, C.POINTER(C.c_int64))
     m.dl_tensor.strides = C.cast(strides, C.POINTER(C.c_int64))
-    m.dl_tensor.byte_offset = 0
     m.manager_ctx = None
     m.deleter = _deleter
     addr = C.addressof(m)
@@ -106,18 +117,18 @@ class DeviceArray:
     tensor they return is the sim's memory itself. `numpy()` copies it to the host instead.
     """
 
-    def __init__(self, sim, name):
+    def __init__(self, sim, name, col0=0, ncol=None, inner=None):
         self._sim = sim
         self._name = name
+        self._cols = (col0, ncol, inner)  # a part of the array: a pad's taxels, say
 
     def _view(self):
         return self._sim._c_view(self._name)
 
     @property
     def shape(self):
-        """(nworld, width)."""
-        v = self._view()
-        return (int(v.shape[0]), int(v.shape[1]))
+        """(nworld, width), or (nworld, n, inner) for arrays of vectors."""
+        return tuple(_layout(self._view(), *self._cols)[0])
 
     @property
     def dtype(self):
@@ -133,11 +144,11 @@ class DeviceArray:
         """A DLPack capsule over the memory. The sim's queued work is finished first, so the
         consumer's stream sees the last step's values."""
         N.check(N.lib.iso_sim_synchronize(self._sim._ptr))
-        return dlpack_capsule(self._view(), self._sim._handle)
+        return dlpack_capsule(self._view(), self._sim._handle, *self._cols)
 
     def numpy(self):
-        """A host copy (the field's iso_sim_get_state values, for the state fields)."""
-        return self._sim._copy(self._name)
+        """A host copy of the memory (through the backend's download)."""
+        return self._sim._copy(self._name, *self._cols)
 
     def __repr__(self):
         return f"DeviceArray({self._name!r}, shape={self.shape}, dtype={self.dtype})"

@@ -20,14 +20,16 @@ class Model:
         """Lines of the load report: elements of the file isobar does not use."""
 
     @classmethod
-    def load(cls, path, time_step=None, strict=False, package_path=None):
+    def load(cls, path, time_step=None, strict=False, package_path=None, compile=True):
         """Load an SDFormat (.sdf) or URDF (.urdf) scene.
 
         time_step: the model's time step in seconds (default: the file's, else 1 ms).
         strict: refuse any element isobar would ignore (default False: they are listed in
             `report`). package_path: where package:// uris look, as the C API's
-            isoLoadOptions.package_path. Raises FileError, ParseError, UnsupportedError or
-            InvalidArgumentError with the file, line and element named.
+            isoLoadOptions.package_path. compile=False returns the model before it is
+            compiled, so that tactile pads can be added (add_tactile_pad); call compile() then.
+            Raises FileError, ParseError, UnsupportedError or InvalidArgumentError with the
+            file, line and element named.
         """
         path = os.fspath(path)
         if not isinstance(path, str):
@@ -41,6 +43,7 @@ class Model:
             opt.time_step = ts
         pp = package_path.encode() if package_path else None
         opt.package_path = pp
+        opt.defer_compile = 0 if compile else 1
         m = C.c_void_p()
         rep = C.c_void_p()
         N.check(N.lib.iso_scene_load(path.encode(), C.byref(opt), C.byref(m), C.byref(rep)))
@@ -48,6 +51,45 @@ class Model:
                  for i in range(N.lib.iso_load_report_count(rep))]
         N.lib.iso_load_report_free(rep)
         return cls(m, lines)
+
+    def compile(self):
+        """Compile a model loaded with compile=False (meshes, pressure fields, the pads'
+        layout); a Sim needs a compiled model."""
+        N.check(N.lib.iso_model_compile(self._live()))
+
+    @property
+    def compiled(self):
+        """True once the model is compiled."""
+        return bool(N.lib.iso_model_is_compiled(self._live()))
+
+    def add_tactile_pad(self, geometry, rows, cols, spacing, position=(0.0, 0.0, 0.0),
+                        quaternion=(1.0, 0.0, 0.0, 0.0)):
+        """Declare a rows × cols taxel grid on a geometry (a name or an index), before compile.
+
+        The pad frame P sits at `position` with orientation `quaternion` (w, x, y, z) in the
+        geometry's body frame (the world frame for an anchored geometry); taxel (i, j) is at
+        x = (j − (cols−1)/2)·spacing, y = (i − (rows−1)/2)·spacing in P, and P's +z points out of
+        the geometry. After each step the sim's `taxel_forces(pad)` and
+        `taxel_pressures(pad)` hold what the geometry's contacts pressed on each taxel
+        (include/isobar/tactile.h: faces spread their solved force over their polygon; a point
+        contact's whole force goes to the nearest taxel). Returns the pad's index."""
+        d = N.lib.iso_default_tactile_pad_def()
+        d.geometry = self.geometry(geometry) if isinstance(geometry, str) else int(geometry)
+        d.rows, d.cols, d.spacing = int(rows), int(cols), float(spacing)
+        pos = [float(x) for x in position]
+        quat = [float(x) for x in quaternion]
+        if len(pos) != 3 or len(quat) != 4:
+            raise N.errors.InvalidArgumentError("isobar.Model.add_tactile_pad: position needs 3 values and quaternion 4")
+        d.position[:] = pos
+        d.quaternion[:] = quat
+        i = C.c_int(-1)
+        N.check(N.lib.iso_model_add_tactile_pad(self._live(), C.byref(d), C.byref(i)))
+        return i.value
+
+    @property
+    def tactile_pad_count(self):
+        """Number of tactile pads."""
+        return N.lib.iso_model_tactile_pad_count(self._live())
 
     def close(self):
         """Free the model now (also done when it is garbage-collected)."""

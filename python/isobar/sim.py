@@ -171,27 +171,16 @@ class Sim:
         except KeyError:
             raise InvalidArgumentError(f"isobar.Sim.array: no array {name!r} (arrays: {', '.join(VIEW_NAMES)})") from None
 
-    def _copy(self, name):
-        """A host copy of array `name`, through the C getters (any backend)."""
-        p = self._live()
-        if name in _STATE_FIELDS:
-            f = _STATE_FIELDS[name]
-            out = np.zeros((self.nworld, N.lib.iso_sim_state_width(p, f)))
-            if out.size:
-                N.check(N.lib.iso_sim_get_state(p, f, N.worlds_all(), out.ctypes.data_as(N._DP)))
-            return out
-        if name == "status":
-            out = np.zeros((self.nworld, 1), np.uint32)
-            N.check(N.lib.iso_sim_get_status(p, N.worlds_all(), out.ctypes.data_as(C.POINTER(C.c_uint32))))
-            return out
-        field = {"solver_iterations": ("iterations", np.int32), "solver_converged": ("converged", np.int32),
-                 "solver_residual": ("residual", np.float64)}[name]
-        out = np.zeros((self.nworld, 1), field[1])
-        st = N.SolverStats()
-        for w in range(self.nworld):
-            N.check(N.lib.iso_sim_get_solver_stats(p, w, C.byref(st)))
-            out[w, 0] = getattr(st, field[0])
-        return out
+    def _copy(self, name, col0=0, ncol=None, inner=None):
+        """A host copy of array `name` (or of columns of it, as arrays._layout), on any
+        backend (iso_sim_copy_view)."""
+        v = self._c_view(name)
+        full = np.zeros((self.nworld, int(v.shape[1])), arrays._DTYPES[v.dtype])
+        if full.size:
+            N.check(N.lib.iso_sim_copy_view(self._live(), name.encode(), full.ctypes.data_as(C.c_void_p)))
+        dims, _, first = arrays._layout(v, col0, ncol, inner)
+        n = dims[1] * (dims[2] if len(dims) == 3 else 1)
+        return full[:, first:first + n].reshape(dims)
 
     def _write(self, name, values):
         """Assign a whole array: (nworld, width), one row (width,) for every world, or (nworld,)
@@ -226,6 +215,38 @@ class Sim:
     solver_iterations = property(lambda s: s.array("solver_iterations"), doc="SAP iterations of the last step (read-only).")
     solver_converged = property(lambda s: s.array("solver_converged"), doc="1 where the last solve converged (read-only).")
     solver_residual = property(lambda s: s.array("solver_residual"), doc="Last solve's residual over its tolerance.")
+
+    @property
+    def body_contact_wrench(self):
+        """Every body's net contact wrench at the last step, (nworld, nbody, 6): torque about
+        the body origin then force, world frame (read-only view, computed on the backend)."""
+        a = self.array("body_contact_wrench")
+        if isinstance(a, np.ndarray):
+            return a.reshape(self.nworld, -1, 6)
+        return arrays.DeviceArray(self, "body_contact_wrench", inner=6)
+
+    def _pad(self, pad):
+        p = int(pad)
+        off, cnt = C.c_int(), C.c_int()
+        N.check(N.lib.iso_sim_taxel_offset(self._live(), p, C.byref(off), C.byref(cnt)))
+        return off.value, cnt.value
+
+    def taxel_forces(self, pad):
+        """Pad `pad`'s taxel forces at the last step, (nworld, ntaxel, 3): pad frame (x, y shear,
+        z normal), the force on the pad's geometry, N (a view; taxel k = row·cols + column)."""
+        off, cnt = self._pad(pad)
+        a = self.array("taxel_force")
+        if not isinstance(a, np.ndarray):
+            return arrays.DeviceArray(self, "taxel_force", col0=3 * off, ncol=3 * cnt, inner=3)
+        return a[:, 3 * off:3 * (off + cnt)].reshape(self.nworld, cnt, 3)
+
+    def taxel_pressures(self, pad):
+        """Pad `pad`'s taxel pressures at the last step, (nworld, ntaxel), Pa (a view)."""
+        off, cnt = self._pad(pad)
+        a = self.array("taxel_pressure")
+        if not isinstance(a, np.ndarray):
+            return arrays.DeviceArray(self, "taxel_pressure", col0=off, ncol=cnt)
+        return a[:, off:off + cnt]
 
     # ---- checked state, reset --------------------------------------------------------------
     def _select(self, worlds, what):
@@ -374,16 +395,6 @@ class Sim:
         out = np.zeros((self.nworld, nb, 6))
         if out.size:
             N.check(N.lib.iso_sim_get_body_velocities(p, N.worlds_all(), out.ctypes.data_as(N._DP)))
-        return out
-
-    def body_contact_wrench(self, world, body):
-        """Net contact wrench on a body at the last step: torque about its origin, then force
-        (6,), world frame."""
-        w = int(world)
-        if not 0 <= w < self.nworld:
-            raise IndexError(f"isobar.Sim.body_contact_wrench: world {w} is out of range [0, {self.nworld})")
-        out = np.zeros(6)
-        N.check(N.lib.iso_sim_get_body_contact_wrench(self._live(), w, int(body), out.ctypes.data_as(N._DP)))
         return out
 
     def stage_times(self):

@@ -34,8 +34,6 @@ def test_wrong_shapes_dtypes_and_indices(arm):
         sim.set_state("v", [np.inf, 0])
     with pytest.raises(IndexError, match="world index 3"):
         sim.set_state("q", [0, 0], worlds=[0, 3])
-    with pytest.raises(IndexError, match="out of range"):
-        sim.body_contact_wrench(-1, 0)
     with pytest.raises(isobar.InvalidArgumentError, match="mask"):
         sim.reset(np.array([True, False]))
     with pytest.raises(isobar.InvalidArgumentError, match="bool"):
