@@ -291,3 +291,65 @@ Test(scene_tactile, resting_box_on_a_padded_plate_weighs_its_weight) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* examples/pick.sdf's pads: the fingers (PD targets lift 0.1, left and right 0.04, held, as its
+ * comment runs it) close on the cube and lift it. Their actuators saturate at the 8 N effort
+ * limit (checked), and a finger slides on x alone, so at rest in x the contact pushes it back
+ * with the grip: each pad's Σ p·s² is 8 N but for two things.
+ *   - The finger's x acceleration: m_f·|Δv_x|/δt, measured over one more step (m_f = 0.1 kg).
+ *   - The tiling of the patch by the taxels' cells. The patch is the finger face's overlap with
+ *     the cube's side: its y edges are the face's (±20 mm, the borders of the 8 rows' cells),
+ *     its lower edge the finger's bottom (the 20 columns tile the 100 mm face, so a cell
+ *     border), its upper edge the cube's top, which cuts cells anywhere. A cell counted whole
+ *     where the patch covers part of it, or not at all where it covers part, is off by at most
+ *     s²/2 of area, at a pressure no higher than the largest taxel's p_max. With the cube
+ *     turned less than 0.1 rad (checked), the edge rises < 40 mm·tan 0.1 = 4 mm < s across the
+ *     face, so it cuts at most 9 cells: the error is at most 9·p_max·s²/2 (0.54 N here).
+ * That bound takes the traction as uniform over each cell the patch covers whole; it is not
+ * quite: the two pads read 7.67 N and 8.15 N while both fingers' contact forces are 8.00 N to
+ * 2e-3 N (iso_sim_get_body_contact_wrench), so the cube's surface polygons carry tractions that
+ * vary over the face, and one taxel per cell samples them unevenly. Both stay inside the bound;
+ * a pad sampling the wrong face or frame reads 0 or a sign flip. */
+Test(scene_tactile, pick_pads_sense_the_grip) {
+  isoModel *m = load(test_source_path("examples/pick.sdf"));
+  cr_assert_eq(iso_model_tactile_pad_count(m), 2);
+  cr_assert_eq(iso_model_nq(m), 10, "the cube's 7 positions, then lift, left, right");
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 1, sd.threads = 1, sd.backend = ISO_BACKEND_CPU;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  const double target[3] = {0.1, 0.04, 0.04}; /* lift, left, right, in the file's order */
+  cr_assert_eq(iso_model_actuator_count(m), 3);
+  cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TARGET_POSITION, iso_worlds_all(), target), ISO_OK, "%s",
+               iso_last_error());
+  for (int i = 0; i < 1500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "step %d: %s", i, iso_last_error());
+  double v0[9], v1[9], q[10], a[3];
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_all(), v0), ISO_OK);
+  cr_assert_eq(iso_sim_step(s), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_V, iso_worlds_all(), v1), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_all(), q), ISO_OK);
+  cr_assert_eq(iso_sim_get_state(s, ISO_STATE_ACTUATION, iso_worlds_all(), a), ISO_OK);
+  const double cube_top = q[6] + 0.03, finger_bottom = q[7] + 0.18 - 0.12 - 0.05, h = cube_top - finger_bottom;
+  cr_assert(q[6] > 0.06, "the cube was not lifted: z %g m", q[6]);
+  cr_assert(h > 0.02 && h < 0.1, "patch height %g m", h);
+  const double turn = 2 * acos(fmin(1.0, fabs(q[0]))); /* the cube's quaternion is q[0..3] */
+  cr_assert(turn < 0.1, "the cube turned %g rad in the grip", turn);
+  const double s_ = 0.005, dt = 1e-3;
+  double *pr = (double *)malloc(sizeof(double) * 160);
+  for (int pad = 0; pad < 2; ++pad) {
+    const double grip = fabs(a[1 + pad]);
+    cr_assert(fabs(grip - 8) <= 8e-12, "finger %d applies %.17g N, not its saturated 8 N", pad, a[1 + pad]);
+    int count = 0;
+    cr_assert_eq(iso_sim_taxel_offset(s, pad, NULL, &count), ISO_OK);
+    cr_assert_eq(count, 160);
+    cr_assert_eq(iso_sim_get_taxel_pressures(s, pad, iso_worlds_all(), pr), ISO_OK, "%s", iso_last_error());
+    double sensed = 0, p_max = 0;
+    for (int k = 0; k < count; ++k) sensed += pr[k] * s_ * s_, p_max = fmax(p_max, pr[k]);
+    const double dyn = 0.1 * fabs(v1[7 + pad] - v0[7 + pad]) / dt, tiling = 9 * p_max * s_ * s_ / 2;
+    cr_expect(fabs(sensed - grip) <= dyn + tiling, "pad %d senses %.9g N, grip %.9g N (bound %.3g N + %.3g N)", pad,
+              sensed, grip, dyn, tiling);
+  }
+  free(pr);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
