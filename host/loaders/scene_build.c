@@ -11,8 +11,8 @@
  * Bodies are added in the document order of their root links, except that a body moving on a
  * joint comes after the body it hangs from (the model wants parents first): a scene without
  * moving joints, and a file and the C calls that describe the same scene in the same order,
- * build the same model. Geometries and joints follow in document order. A one-link body copies
- * the link's numbers untouched. */
+ * build the same model. Geometries, their tactile pads and joints follow in document order. A
+ * one-link body copies the link's numbers untouched. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
 #include "host/loaders/scene_report.h"
+#include "isobar/tactile.h"
 
 isoLoadOptions iso_default_load_options(void) {
   isoLoadOptions o;
@@ -339,6 +340,31 @@ static isoStatus exclude_anchored_adjacent(sceneBuild *B, const int *geom_id) {
   return ISO_OK;
 }
 
+/* The tactile pads in document order: X_LP = X_LG · X_CP re-expressed in the geometry's body
+ * frame (the world's for an anchored geometry), as iso_model_add_tactile_pad takes it. The
+ * model checks the sizes; a failure names the pad's line and its collision. */
+static isoStatus add_pads(const sceneBuild *B, const int *geom_id) {
+  const sceneCtx *c = B->c;
+  for (int i = 0; i < c->npad; ++i) {
+    const scenePad *sp = &c->pads[i];
+    const sceneGeom *sg = &c->geoms[sp->geom];
+    isoTactilePadDef d = iso_default_tactile_pad_def();
+    d.geometry = geom_id[sp->geom];
+    d.rows = sp->rows;
+    d.cols = sp->cols;
+    d.spacing = sp->spacing;
+    put_pose(in_body(B, sg->link, xf_mul(sg->X_LG, sp->X_CP)), d.position, d.quaternion);
+    isoStatus st = iso_model_add_tactile_pad(B->m, &d, NULL);
+    if (st != ISO_OK) {
+      char msg[1024];
+      snprintf(msg, sizeof msg, "%s", iso_last_error());
+      return iso_fail(st, "%s:%d: <isobar:tactile_pad> of collision '%s': %s", sp->file->path, sp->line,
+                      sp->geom_name, msg);
+    }
+  }
+  return ISO_OK;
+}
+
 /* Weld w of deformable `id`: the shape re-expressed in its link's body (the world's frame for
  * a link fixed to the world, whose vertices are then held). The free bodies' initial states are
  * set by now, so the shape sits where the file poses the link. */
@@ -398,6 +424,7 @@ static isoStatus build(sceneBuild *B, isoModel **out) {
   }
   if (st == ISO_OK) st = scene_filter_apply(c, B->m, geom_id, geom_body);
   if (st == ISO_OK) st = exclude_anchored_adjacent(B, geom_id);
+  if (st == ISO_OK) st = add_pads(B, geom_id);
   free(geom_id);
   if (st == ISO_OK) st = add_joints(B);
   if (st == ISO_OK) st = add_deformables(B);
@@ -431,6 +458,7 @@ isoStatus scene_build(sceneCtx *c, isoModel **out) {
 static void ctx_free(sceneCtx *c) {
   free(c->links);
   free(c->geoms);
+  free(c->pads);
   free(c->deformables);
   free(c->joints);
   free(c->actuators);

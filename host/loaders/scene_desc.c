@@ -47,6 +47,16 @@ isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out) {
   return ISO_OK;
 }
 
+isoStatus scene_new_pad(sceneCtx *c, scenePad **out) {
+  void *items = c->pads;
+  scenePad *p = (scenePad *)grow(&items, &c->npad, &c->pad_cap, sizeof *p);
+  c->pads = (scenePad *)items;
+  if (!p) return iso_fail(ISO_ERR_NOMEM, "scene: out of memory");
+  p->X_CP = xf_identity();
+  *out = p;
+  return ISO_OK;
+}
+
 isoStatus scene_new_deformable(sceneCtx *c, sceneDeformable **out) {
   void *items = c->deformables;
   sceneDeformable *d = (sceneDeformable *)grow(&items, &c->ndeformable, &c->deformable_cap, sizeof *d);

@@ -51,6 +51,21 @@ typedef struct sceneGeom {
   int rel_scope;
 } sceneGeom;
 
+/* An <isobar:tactile_pad> of a collision: a taxel grid on its geometry (iso_model_add_tactile_pad),
+ * its frame P fixed on the geometry's link. The sizes are as written; the model checks them
+ * when scene_build adds the pad, and a failure names the pad's line. */
+typedef struct scenePad {
+  int geom;              /* index in sceneCtx.geoms */
+  int rows, cols;        /* taxels along P's y and x */
+  double spacing;        /* m */
+  xform X_CP;            /* P in the frame sceneGeom.X_LG places: the collision frame G composed
+                            with the shape's canonical frame C (not G only for a plane), so
+                            X_LP = X_LG · X_CP with X_CP = X_GC⁻¹ · X_GP */
+  const sceneFile *file; /* where the <isobar:tactile_pad> is */
+  int line;
+  const char *geom_name; /* the collision's scoped name, for messages */
+} scenePad;
+
 /* An <isobar:weld> of a deformable link: its vertices inside a shape posed on a rigid link are
  * welded to that link's body (iso_model_weld_deformable), or held where they are when the link
  * is fixed to the world. */
@@ -144,6 +159,8 @@ typedef struct sceneCtx {
   sceneGeom *geoms;      /* (ngeom) in document order */
   int ngeom, geom_cap;
   nameMap geom_names;    /* every name scene_geometry_name gave, for making new ones unique */
+  scenePad *pads;        /* (npad) tactile pads in document order */
+  int npad, pad_cap;
   sceneDeformable *deformables; /* (ndeformable) in document order */
   int ndeformable, deformable_cap;
   sceneJoint *joints;    /* (njoint) */
@@ -167,6 +184,7 @@ typedef struct sceneCtx {
 /* Append an entry to the description; *out points at it (zeroed). */
 isoStatus scene_new_link(sceneCtx *c, sceneLink **out, int *index);
 isoStatus scene_new_geom(sceneCtx *c, sceneGeom **out);
+isoStatus scene_new_pad(sceneCtx *c, scenePad **out);
 isoStatus scene_new_deformable(sceneCtx *c, sceneDeformable **out);
 isoStatus scene_new_joint(sceneCtx *c, sceneJoint **out);
 isoStatus scene_new_actuator(sceneCtx *c, sceneActuator **out);

@@ -129,6 +129,17 @@ isoStatus scene_check(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *c
   return ISO_OK;
 }
 
+isoStatus scene_isobar_check(const sceneFile *f, xmlNode *n, const char *const *known) {
+  for (xmlNode *k = n->children; k; k = k->next) {
+    char qb[128], pb[128];
+    if (k->type != XML_ELEMENT_NODE) continue;
+    const char *qn = scene_qname(k, qb, (int)sizeof qb);
+    if (strncmp(qn, "isobar:", 7) == 0 && !listed(known, qn))
+      return scene_fail(f, k, ISO_ERR_INVALID, "<%s> does not belong in <%s>", qn, scene_qname(n, pb, (int)sizeof pb));
+  }
+  return ISO_OK;
+}
+
 void scene_count_visual(sceneCtx *c, const sceneFile *f, xmlNode *n) {
   if (scene_is(n, "material")) c->nmaterial++;
   if (c->nvisual++ == 0) {

@@ -17,6 +17,11 @@ isoStatus scene_ignore_attr(sceneCtx *c, const sceneFile *f, xmlNode *n, const c
 isoStatus scene_check(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *const *elements,
                       const char *const *attrs);
 
+/* isobar's namespace is its own: an isobar: child of n not in `known` is a mistake (a misspelt
+ * weld would weld nothing, a misspelt pad sense nothing), so it is an ISO_ERR_INVALID naming
+ * the child, not a reported line. Other children are left to scene_check. */
+isoStatus scene_isobar_check(const sceneFile *f, xmlNode *n, const char *const *known);
+
 /* Count a <visual> (or URDF <material>) for the one summary line. */
 void scene_count_visual(sceneCtx *c, const sceneFile *f, xmlNode *n);
 

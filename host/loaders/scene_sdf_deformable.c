@@ -66,19 +66,6 @@ static isoStatus no_foreign_drake(const sceneFile *f, xmlNode *n, const char *co
   return ISO_OK;
 }
 
-/* isobar's namespace is its own: an isobar: child not in `known` is a mistake (a misspelt weld
- * would silently weld nothing), so it is an error. */
-static isoStatus no_foreign_isobar(const sceneFile *f, xmlNode *n, const char *const *known) {
-  for (xmlNode *k = n->children; k; k = k->next) {
-    if (k->type != XML_ELEMENT_NODE || listed(k, known)) continue;
-    char qb[128], pb[128];
-    const char *qn = scene_qname(k, qb, (int)sizeof qb);
-    if (strncmp(qn, "isobar:", 7) == 0)
-      return scene_fail(f, k, ISO_ERR_INVALID, "<%s> does not belong in <%s>", qn, scene_qname(n, pb, (int)sizeof pb));
-  }
-  return ISO_OK;
-}
-
 /* One <isobar:weld> of a deformable link of model scope `scope` into w; its body is bound once
  * every link is known (scene_sdf_bind_welds). */
 static isoStatus read_weld(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, sceneWeld *w) {
@@ -86,7 +73,7 @@ static isoStatus read_weld(sceneCtx *c, const sceneFile *f, xmlNode *n, int scop
   static const char *const shapes[] = {"box", "sphere", "cylinder", "capsule", "ellipsoid", "drake:ellipsoid", NULL};
   isoStatus st;
   if ((st = no_foreign_drake(f, n, known)) != ISO_OK) return st;
-  if ((st = no_foreign_isobar(f, n, known)) != ISO_OK) return st;
+  if ((st = scene_isobar_check(f, n, known)) != ISO_OK) return st;
   if ((st = scene_check(c, f, n, known, NULL)) != ISO_OK) return st;
   w->file = f;
   w->node = n;
@@ -290,6 +277,11 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, iso
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
   if ((st = no_foreign_drake(f, n, known)) != ISO_OK) return st;
+  xmlNode *pad = scene_child(n, "isobar:tactile_pad");
+  if (pad)
+    return scene_fail(f, pad, ISO_ERR_UNSUPPORTED, "a tactile pad senses a rigid geometry; contacts of deformable "
+                      "bodies are not sampled");
+  if ((st = scene_isobar_check(f, n, known)) != ISO_OK) return st;
   xmlNode *pose = scene_child(n, "pose");
   if (pose && (st = scene_ignore(c, f, pose, "a deformable mesh is placed at its link's pose; Drake ignores the "
                                  "collision's too")) != ISO_OK)
@@ -310,7 +302,7 @@ isoStatus scene_sdf_deformable(sceneCtx *c, const sceneFile *f, xmlNode *n, int 
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
   if ((st = no_foreign_drake(f, n, known)) != ISO_OK) return st;
-  if ((st = no_foreign_isobar(f, n, known)) != ISO_OK) return st;
+  if ((st = scene_isobar_check(f, n, known)) != ISO_OK) return st;
   xmlNode *inertial = scene_child(n, "inertial");
   if (inertial && (st = scene_ignore(c, f, inertial, "a deformable body's mass comes from its density; Drake "
                                      "ignores it too")) != ISO_OK)

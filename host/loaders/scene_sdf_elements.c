@@ -1,12 +1,13 @@
 /* Scene files: the SDFormat elements that need no frame graph, read for scene_sdf.c: <pose>
  * (kept relative to the frame it names; the graph resolves it later), <inertial> (with
- * SDFormat's defaults) and <collision> with its <geometry>, <surface> friction and
- * drake:proximity_properties. */
+ * SDFormat's defaults) and <collision> with its <geometry>, <surface> friction,
+ * drake:proximity_properties and isobar:tactile_pads (scene_pad.c). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "host/base/error.h"
+#include "host/loaders/scene_pad.h"
 #include "host/loaders/scene_props.h"
 #include "host/loaders/scene_report.h"
 #include "host/loaders/scene_sdf.h"
@@ -246,9 +247,10 @@ static isoStatus read_surface(sceneCtx *c, const sceneFile *f, xmlNode *n, const
 
 isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int scope, int link) {
   static const char *const elems[] = {"pose", "geometry", "surface", "drake:proximity_properties",
-                                      "drake_compliance", NULL};
+                                      "drake_compliance", "isobar:tactile_pad", NULL};
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
+  if ((st = scene_isobar_check(f, n, elems)) != ISO_OK) return st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   xmlNode *geom = scene_child(n, "geometry");
   if (!geom) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <geometry>");
@@ -256,6 +258,9 @@ isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int s
   xform X_GC;
   int empty;
   if ((st = scene_sdf_geometry(c, f, geom, &g, &X_GC, &empty)) != ISO_OK) return st;
+  xmlNode *pad = scene_child(n, "isobar:tactile_pad");
+  if (empty && pad)
+    return scene_fail(f, pad, ISO_ERR_INVALID, "a tactile pad senses its collision's contacts, and <empty/> has none");
   if (empty) return ISO_OK; /* <empty/>: nothing to collide with, as in Drake */
   scenePose pose = {xf_identity(), NULL, f, n};
   xmlNode *pn = scene_child(n, "pose");
@@ -286,5 +291,5 @@ isoStatus scene_sdf_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int s
   sg->rel_scope = scope;
   sg->file = f;
   sg->line = scene_line(n);
-  return ISO_OK;
+  return scene_tactile_pads(c, f, n, 0, c->ngeom - 1, X_GC);
 }

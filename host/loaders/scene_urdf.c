@@ -15,6 +15,7 @@
 #include "host/base/error.h"
 #include "host/loaders/scene_filter.h"
 #include "host/loaders/scene_load.h"
+#include "host/loaders/scene_pad.h"
 #include "host/loaders/scene_props.h"
 #include "host/loaders/scene_report.h"
 #include "host/loaders/scene_urdf.h"
@@ -162,9 +163,11 @@ static isoStatus read_geometry(sceneCtx *c, const sceneFile *f, xmlNode *n, isoG
 }
 
 static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int link) {
-  static const char *const elems[] = {"origin", "geometry", "drake:proximity_properties", "drake_compliance", NULL};
+  static const char *const elems[] = {"origin", "geometry", "drake:proximity_properties", "drake_compliance",
+                                      "isobar:tactile_pad", NULL};
   static const char *const attrs[] = {"name", NULL};
   isoStatus st;
+  if ((st = scene_isobar_check(f, n, elems)) != ISO_OK) return st;
   if ((st = scene_check(c, f, n, elems, attrs)) != ISO_OK) return st;
   xmlNode *geom = scene_child(n, "geometry");
   if (!geom) return scene_fail(f, n, ISO_ERR_PARSE, "needs a <geometry>");
@@ -187,7 +190,7 @@ static isoStatus read_collision(sceneCtx *c, const sceneFile *f, xmlNode *n, int
   sg->X_LG = X;
   sg->file = f;
   sg->line = scene_line(n);
-  return ISO_OK;
+  return scene_tactile_pads(c, f, n, 1, c->ngeom - 1, xf_identity());
 }
 
 static isoStatus read_link(sceneCtx *c, const sceneFile *f, xmlNode *n, const char *model, int *index) {
