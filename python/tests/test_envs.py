@@ -11,7 +11,8 @@ from gymnasium.vector import AutoresetMode  # noqa: E402
 
 from isobar.envs import LiftEnv, ReachEnv, SingleEnv  # noqa: E402
 
-TASKS = [(ReachEnv, {"max_episode_steps": 20}), (LiftEnv, {"max_episode_steps": 10})]
+TASKS = [(ReachEnv, {"max_episode_steps": 20}), (LiftEnv, {"max_episode_steps": 10}),
+         (LiftEnv, {"max_episode_steps": 10, "tactile": True})]
 
 
 def bits(a):
@@ -219,6 +220,23 @@ def test_lift_a_closed_grip_lifts_the_cube_and_an_open_one_does_not():
     assert info["height"][0] > 0.1  # carried well above the 5 cm success height
     assert abs(info["height"][1]) < 0.002  # resting on the ground (compliant settling)
     assert env.episode_return[0] > 50 > env.episode_return[1]
+
+
+def test_lift_touch_reads_the_grip():
+    env = LiftEnv(2, threads=1, tactile=True)
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == (2, 22 + 2 * 160)
+    assert not obs[:, 22:].any()  # open fingers touch nothing
+    act = np.array([[-1.0, 1.0, 1.0], [-1.0, -1.0, -1.0]])  # world 0 grips, world 1 stays open
+    for _ in range(25):
+        obs, *_ = env.step(act)
+    touch = obs[:, 22:].astype(np.float64) * 1e4  # Pa
+    s2 = 0.005 ** 2  # a taxel's cell, m²
+    left, right = touch[0, :160].sum() * s2, touch[0, 160:].sum() * s2
+    # the fingers' actuators saturate at 8 N; the pads sample each finger's contact to within
+    # the edge cells' share (tests/test_scene_tactile.c bounds it by about 0.54 N)
+    assert abs(left - 8.0) < 0.6 and abs(right - 8.0) < 0.6, (left, right)
+    assert not touch[1].any()
 
 
 def test_registered_with_gymnasium():

@@ -15,6 +15,8 @@ import numpy as np
 from .vector import IsobarVectorEnv, box
 
 FINGER_PAD = 0.12  # the finger boxes' centres sit 0.12 m below the finger bodies' origins
+TOUCH_SCALE = 1e4  # Pa per unit of the tactile observation: a firm 8 N grip reads about 0.3
+TOUCH_MAX = 10.0   # the observation's bound: 1e5 Pa, above any pressure of a working grip
 
 
 class LiftEnv(IsobarVectorEnv):
@@ -32,6 +34,10 @@ class LiftEnv(IsobarVectorEnv):
     `lift_height` (default 5 cm) above its start. Termination: the cube leaves the gripper
     (horizontal offset above 10 cm). Truncation after `max_episode_steps` (default 75 steps of
     20 ms: 1.5 s). infos["height"]: the height gain (m).
+    With tactile=True the observation also holds the two fingers' tactile pads (pick.sdf's
+    `<isobar:tactile_pad>`s, 8 × 20 taxels each at 5 mm on the inner faces): each taxel's
+    pressure over TOUCH_SCALE (1e4 Pa), left pad then right, clipped to [0, TOUCH_MAX] —
+    what the contact solver pressed on the finger, sampled from its pressure patches.
     Reset: the cube's x and y jittered uniformly by ±5 mm and ±1 cm (its free-body q), the
     gripper open at its start, everything at rest.
     """
@@ -41,9 +47,11 @@ class LiftEnv(IsobarVectorEnv):
     default_max_episode_steps = 75
     default_time_step = 0.004
 
-    def __init__(self, num_envs=1, *, lift_height=0.05, jitter=(0.005, 0.01), **kwargs):
+    def __init__(self, num_envs=1, *, lift_height=0.05, jitter=(0.005, 0.01), tactile=False, **kwargs):
         """num_envs worlds; lift_height (m): the success height and the reward's unit; jitter:
-        the half-ranges (m) of the cube's start in x and y. Other keywords: IsobarVectorEnv's."""
+        the half-ranges (m) of the cube's start in x and y; tactile: add the fingers' taxel
+        pressures to the observation. Other keywords: IsobarVectorEnv's."""
+        self.tactile = bool(tactile)
         self.lift_height = float(lift_height)
         self.jitter = np.asarray(jitter, np.float64)
         super().__init__(num_envs, **kwargs)
@@ -65,7 +73,12 @@ class LiftEnv(IsobarVectorEnv):
         # physical ranges no working episode meets: joint travel under 0.5 m, speeds under
         # 10 m/s and 100 rad/s, positions within 1 m of the origin; a unit quaternion
         hi = [0.5] * 3 + [10.0] * 3 + [1.0] * 3 + [1.0] * 4 + [10.0] * 3 + [100.0] * 3 + [1.0] * 3
-        return box([-h for h in hi], hi), box([-1.0] * 3, [1.0] * 3)
+        pads = range(self.model.tactile_pad_count) if self.tactile else ()
+        self._pads = [(p, self.sim.taxel_pressures(p).shape[1]) for p in pads]
+        self._ntaxel = sum(n for _, n in self._pads)
+        lo = [-h for h in hi] + [0.0] * self._ntaxel
+        hi = hi + [TOUCH_MAX] * self._ntaxel
+        return box(lo, hi), box([-1.0] * 3, [1.0] * 3)
 
     def _apply_action(self, actions):
         tp = self.sim.target_position
@@ -81,7 +94,7 @@ class LiftEnv(IsobarVectorEnv):
         cube = poses[:, self._cube]
         centre = 0.5 * (poses[:, self._fingers[0], :3] + poses[:, self._fingers[1], :3])
         centre[:, 2] -= FINGER_PAD
-        obs = np.empty((self.num_envs, 22), np.float32)
+        obs = np.empty((self.num_envs, 22 + self._ntaxel), np.float32)
         obs[:, 0:3] = self.sim.q[:, self._qcols]
         obs[:, 3:6] = self.sim.v[:, self._vcols]
         obs[:, 6:9] = cube[:, 0:3]
@@ -90,6 +103,10 @@ class LiftEnv(IsobarVectorEnv):
         obs[:, 16:19] = vel[:, 0:3]
         rel = cube[:, 0:3] - centre
         obs[:, 19:22] = rel
+        col = 22
+        for p, n in self._pads:  # the pads' views: one copy, into the observation
+            np.multiply(self.sim.taxel_pressures(p), 1.0 / TOUCH_SCALE, out=obs[:, col:col + n], casting="unsafe")
+            col += n
         self._height = cube[:, 2] - self.start_height
         self._offset = np.sqrt(rel[:, 0] ** 2 + rel[:, 1] ** 2)
         return self._finish_obs(obs)
