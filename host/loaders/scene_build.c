@@ -366,17 +366,23 @@ static isoStatus add_pads(const sceneBuild *B, const int *geom_id) {
 }
 
 /* Weld w of deformable `id`: the shape re-expressed in its link's body (the world's frame for
- * a link fixed to the world, whose vertices are then held). The free bodies' initial states are
- * set by now, so the shape sits where the file poses the link. */
+ * a link fixed to the world, whose vertices are then held). The free bodies' initial states and
+ * the joints (with their initial positions) are set by now, so the shape sits where the file
+ * poses the link, and the count the call gives is the one compile will weld: a shape that
+ * catches nothing fails here, naming its line, rather than at compile. */
 static isoStatus add_weld(const sceneBuild *B, int id, const sceneWeld *w) {
   const int g = w->link < 0 ? B->world : find(B->uf, w->link);
   const int rigid = g == B->world ? ISO_WORLD_BODY : B->body_of[g];
   double p[3], q[4];
   put_pose(in_body(B, w->link, w->X_LG), p, q);
-  isoStatus st = iso_model_weld_deformable(B->m, id, rigid, (int)w->shape, w->size, p, q, NULL);
-  if (st == ISO_OK) return ISO_OK;
+  int n = 0;
+  isoStatus st = iso_model_weld_deformable(B->m, id, rigid, (int)w->shape, w->size, p, q, &n);
+  if (st == ISO_OK && n > 0) return ISO_OK;
   char msg[1024];
-  snprintf(msg, sizeof msg, "%s", iso_last_error());
+  if (st == ISO_OK)
+    st = ISO_ERR_INVALID, snprintf(msg, sizeof msg, "the weld shape holds no vertex where the file poses the link");
+  else
+    snprintf(msg, sizeof msg, "%s", iso_last_error());
   return iso_fail(st, "%s:%d: <isobar:weld> to '%s': %s", w->file->path, scene_line(w->node), w->body, msg);
 }
 

@@ -218,6 +218,7 @@ isoStatus iso_model_compile(isoModel *m) {
   if (st != ISO_OK) return st;
   st = model_tree_build(m);
   if (st == ISO_OK) st = hydro_build(m, &m->hydro);
+  if (st == ISO_OK) st = model_deformable_weld_resolve(m);
   if (st == ISO_OK) st = model_deformable_compile(m);
   if (st == ISO_OK) st = model_flatten(m, &m->flat);
   if (st != ISO_OK) {

@@ -101,6 +101,7 @@ static void body_free(modelDeformable *b) {
   free(b->weld_vert);
   free(b->weld_body);
   free(b->weld_p);
+  free(b->shape);
   memset(b, 0, sizeof *b);
 }
 

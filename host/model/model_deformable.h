@@ -13,6 +13,16 @@
 #include "isobar/deformable.h"
 #include "isobar/status.h"
 #include "kernels/core.h"
+#include "kernels/math/transform.h"
+
+/* A weld shape posed on a rigid body, kept as asked: which vertices it catches depends on the
+ * body's initial pose, which joints added later still change, so compile decides. */
+typedef struct modelWeldShape {
+  int rigid;             /* the rigid body (not ISO_WORLD_BODY: those hold vertices at the call) */
+  int shape;             /* isoShape: box, sphere, cylinder, capsule or ellipsoid */
+  double size[3];        /* as isoGeometryDef.size, m */
+  xform X_BG;            /* the shape in the body's frame */
+} modelWeldShape;
 
 /* One deformable body as added. */
 typedef struct modelDeformable {
@@ -24,9 +34,12 @@ typedef struct modelDeformable {
                             faces that belong to exactly one tet, ordered by (tet, face) */
   int *tri_tet;          /* (ntri) the tet each surface triangle is a face of */
   unsigned char *held;   /* (nvert) 1: a Dirichlet vertex (fixed or behind a wall) */
-  int nweld, weld_cap;   /* vertices welded to rigid bodies (iso_model_weld_deformable) */
+  int nshape, shape_cap; /* weld shapes on rigid bodies as asked (iso_model_weld_deformable) */
+  modelWeldShape *shape; /* (nshape) */
+  int nweld, weld_cap;   /* vertices welded to rigid bodies: the shapes' catch, chosen at compile
+                            (model_deformable_weld_resolve) */
   int *weld_vert;        /* (nweld) the vertex */
-  int *weld_body;        /* (nweld) the rigid (free) body */
+  int *weld_body;        /* (nweld) the rigid body (free or moved by a joint) */
   real *weld_p;          /* (nweld, 3) the point of the body it is held at, body frame */
   real *sdf;             /* (nvert) the approximate signed distance at rest (mesh_sdf), m: 0 on
                             the surface, negative inside; built at compile */
@@ -59,6 +72,12 @@ isoStatus model_deformable_surface(const int *tet, int ntet, int *tri, int *tri_
 /* Build every body's factor pattern (compile): one fill-reducing ordering per mesh; and its
  * signed-distance field at rest (deformable–deformable contact, kernels/fem/dd_contact.h). */
 isoStatus model_deformable_compile(struct isoModel *m);
+
+/* Choose every weld shape's vertices (compile, after the trees): those inside the shape with its
+ * body at the model's initial pose, each held at the body point it coincides with there. A shape
+ * that catches none fails, naming the deformable, the body and the shape. Idempotent: a compile
+ * that failed later chooses again. */
+isoStatus model_deformable_weld_resolve(struct isoModel *m);
 
 /* Check every deformable body again (iso_model_validate). */
 isoStatus model_deformable_validate(const struct isoModel *m);

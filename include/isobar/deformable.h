@@ -81,14 +81,22 @@ isoStatus iso_model_deformable_wall(isoModel *model, int body, const double poin
  * radius, a cylinder's or capsule's radius and length along z, an ellipsoid's semi-axes), posed
  * at (position, quaternion) in the rigid body's frame with the body at its initial pose, is
  * held at the point of the body it coincides with there, by a near-rigid SAP constraint
- * (k = ∞, β = 0.1, three rows per vertex). `rigid` must be a free body (a body no joint
- * moves); ISO_WORLD_BODY holds the vertices where they are (as iso_model_fix_deformable_vertices).
- * *count (may be NULL) receives how many vertices this call welded; none is an error naming the
- * shape, since a constraint that catches nothing is a mistake in the scene. */
+ * (k = ∞, β = 0.1, three rows per vertex). `rigid` may be a free body (its initial pose is its
+ * isoFreeBodyState) or a body joints move (its initial pose is the one the joints' initial
+ * positions give, through its parents); ISO_WORLD_BODY holds the vertices where they are (as
+ * iso_model_fix_deformable_vertices), at this call.
+ * For a rigid body the vertices are chosen at iso_model_compile, when every joint and initial
+ * state is known (joints may be added after the weld): *count (may be NULL) receives how many
+ * the shape holds with the body at its initial pose as the model stands at this call, which is
+ * what compile welds unless a joint, a joint's initial position or the body's initial state set
+ * later moves the body. A shape that holds no vertex is an error, since a constraint that
+ * catches nothing is a mistake in the scene: at this call for ISO_WORLD_BODY, at compile
+ * (naming the deformable, the body and the shape) for a rigid body. */
 isoStatus iso_model_weld_deformable(isoModel *model, int body, int rigid, int shape, const double size[3],
                                     const double position[3], const double quaternion[4], int *count);
 /* How many vertex welds to rigid bodies deformable `id` holds, summed over the calls of
- * iso_model_weld_deformable (a vertex two shapes catch counts twice); welds to ISO_WORLD_BODY
+ * iso_model_weld_deformable (a vertex two shapes catch counts twice): on a compiled model the
+ * welds compile chose, before it the shapes' catch as the model stands; welds to ISO_WORLD_BODY
  * hold vertices instead and show as held in iso_model_deformable_mesh. */
 isoStatus iso_model_deformable_weld_count(const isoModel *model, int id, int *count);
 

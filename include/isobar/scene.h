@@ -82,10 +82,10 @@
  *   isobar's extension, any number of <isobar:weld>s in the deformable link, welds the
  *   vertices inside a shape to a rigid link (iso_model_weld_deformable): <isobar:body> names
  *   the link as a joint's <parent> does ("world", or a static model's link, holds them in
- *   place), an optional <pose> places the shape in that link's frame (no relative_to) at the
- *   link's initial pose, and <geometry> holds a <box>, <sphere>, <cylinder>, <capsule> or
- *   <ellipsoid>. An unknown link, a link a joint moves, another shape, a shape that holds no
- *   vertex and an isobar: element out of place are errors. Drake warns that it ignores the
+ *   place; a free link or one a joint moves carries them), an optional <pose> places the shape
+ *   in that link's frame (no relative_to) at the link's initial pose, and <geometry> holds a
+ *   <box>, <sphere>, <cylinder>, <capsule> or <ellipsoid>. An unknown link, another shape, a
+ *   shape that holds no vertex and an isobar: element out of place are errors. Drake warns that it ignores the
  *   element and loads the rest.
  *
  * Collision filter groups (drake:collision_filter_group; SDFormat: in a <model>, names as
