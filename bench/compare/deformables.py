@@ -1,8 +1,14 @@
 """Deformable bodies in the comparison (called from compare.py): every vertex against Drake.
 
 Scenes are rows of DEF_SCENES; each is one SDFormat file of examples/ that both sides load: the
-cantilever (examples/soft_beam.sdf, held by a wall) and the soft ball dropped on a rigid box
-(examples/soft_ball.sdf, deformable–rigid contact). Both sides use the lagged discrete contact
+cantilever (examples/soft_beam.sdf, held by a wall), the soft ball dropped on a rigid box
+(examples/soft_ball.sdf, deformable–rigid contact) and the soft grasp (examples/soft_pick.sdf: a
+PD gripper on prismatic joints closes on a soft cube and lifts it, its targets held from step 0
+on both sides: isobar's --joint-target, Drake's desired-state input ports). Drake's deformable
+contact leaves half-spaces out (its parser warns), and soft_pick.sdf's ground is a plane, so the
+grasp runs twice: as the file is (isobar's cube stands on the ground, Drake's falls until the
+fingers catch it) and with the plane swapped for a rigid box of the same top face, which both
+sides take. Both sides use the lagged discrete contact
 approximation (SAP): Drake 1.51.1's default (MultibodyPlantConfig.discrete_contact_approximation
 "lagged"; its deformable bodies need SAP, TAMSI refuses them) and isobar's
 (isoSimDef.contact.approximation = ISO_CONTACT_LAGGED, what iso_probe and `isobar run` use).
@@ -19,7 +25,9 @@ moves every other one). If the installed Drake held none although the file has a
 drake:wall_boundary_condition, the wall would be applied in code (SetWallBoundaryCondition) and
 the report says so.
 Reported: the largest vertex-position difference over the run and at the end, relative to the
-largest vertex displacement (the tip deflection, the ball's fall); for the ball (contact_metrics)
+largest vertex displacement (the tip deflection, the ball's fall, the cube's lift); the first
+step above THRESH; for the grasp (grasp_metrics) the cube's mean height and lift and the joints'
+positions both sides; for the ball (contact_metrics)
 the first sample whose difference exceeds THRESH, the fall, rebound and rest on both sides and a
 Hertz estimate of the rest; the mean-position trajectories (plot); steps
 where Drake's velocities did not change at all (its FEM solver skips the solve when the residual
@@ -50,8 +58,9 @@ DRAKE_RESIDUAL_EXIT = 1e-6  # FemSolver: no solve when ‖b‖ < 1e-6 (drake_alg
 # threads. The ball's window starts after the impact (about step 143), where the contact is.
 BEAM_TIMING = {"steps": 1000, "worlds": 1024, "warmup": 10, "window": 20}
 BALL_TIMING = {"steps": 1000, "worlds": 256, "warmup": 160, "window": 20}
-# the pick's window: the cube held between the fingers and rising
-PICK_TIMING = {"steps": 1500, "worlds": 256, "warmup": 300, "window": 20}
+# the grasp's window: the cube held between the fingers (from about step 40) and rising; 64
+# worlds, as the 200 untimed steps of each world cost about 1.5 ms on one thread
+PICK_TIMING = {"steps": 1500, "worlds": 64, "warmup": 200, "window": 20}
 DEF_SCENES = [
     ("beam", "soft_beam", "soft cantilever sagging under its weight, 1 s", 1000, 1, BEAM_TIMING),
     ("beam_rest", "soft_beam", "the same cantilever to rest, 20 s (every 100th step)", 20000, 100, None),
@@ -63,6 +72,10 @@ DEF_SCENES = [
 ]
 # PD targets held from step 0 (plain joint names; examples/README.md's command line), by file
 PD_TARGETS = {"soft_pick": {"lift": 0.1, "left": 0.04, "right": 0.04}}
+# isobar's capacities where the automatic ones are short, by scene file: the box ground's field
+# cuts the cube's bottom triangles into several polygons each, and with the fingers' the grasp
+# needs more than 160 (the automatic list: 48 surface triangles × 3 geometries = 144)
+CAPACITY = {"soft_pick+box": ["--max-deformable-contacts", "512"]}
 # "FILE+box": FILE with its ground plane swapped for a rigid box whose top face is the plane
 # (Drake's deformable contact leaves half-spaces out: reference §6.4, and its parser warns), the
 # rest of the file unchanged; written to bench/compare/out with the mesh URI made absolute.
@@ -272,8 +285,11 @@ def read_record_joints(path):
     return {n: np.array([q for _, q in sorted(r)]) for n, r in out.items()}
 
 
-def target_args(targets):
-    return sum((["--joint-target", f"{j}={v!r}"] for j, v in targets.items()), [])
+def scene_args(f):
+    """isobar's flags for a DEF_SCENES file: its PD targets and capacities (iso_probe takes both
+    as `isobar run` does)."""
+    targets = PD_TARGETS.get(base_file(f), {})
+    return sum((["--joint-target", f"{j}={v!r}"] for j, v in targets.items()), []) + CAPACITY.get(f, [])
 
 
 def read_vtk_tets(path):
@@ -381,9 +397,9 @@ def agreement(key, f, steps, every):
     rec, vtk = os.path.join(OUT, key + "_record.csv"), os.path.join(OUT, key + "_deformed.vtk")
     rj = os.path.join(OUT, key + "_joints.csv")
     run([PROBE, path, "--steps", str(steps), "--every", str(every), "--out", os.devnull, "--vertices", vfile,
-         "--params", pfile] + target_args(targets))
+         "--params", pfile] + scene_args(f))
     run([ISOBAR, "run", path, "--worlds", "1", "--steps", str(steps), "--backend", "cpu", "--threads", "1",
-         "--record", rec, "--deformed", vtk, "--quiet"] + target_args(targets) +
+         "--record", rec, "--deformed", vtk, "--quiet"] + scene_args(f) +
         (["--record-joints", rj] if targets else []))
     IP, IV, isteps = read_vertices(vfile)
     iso_par = [json.loads(l) for l in open(pfile) if '"deformable"' in l][0]
@@ -445,7 +461,7 @@ def speed(f, timing, reps, wait):
     path = scene_path(f)
     dt = scene_dt(path)
     targets = PD_TARGETS.get(base_file(f), {})
-    ta = target_args(targets)
+    ta = scene_args(f)
     steps, worlds, warm, n = timing["steps"], timing["worlds"], timing["warmup"], timing["window"]
     s = {"iso1": [], "isoN": [], "iso1w": [], "drake": []}
     busy = []  # wait()'s busy fraction of all CPUs (another job) before each sample
@@ -587,7 +603,7 @@ def markdown(res, reps, machine=""):
          "(`DeformableModel.GetPositions` after `Simulator.AdvanceTo`, one step at a time), same file, same "
          "time step, from rest. *max \\|Δp\\|*: the largest vertex-position difference over the samples; "
          "*rel*: divided by the largest vertex displacement in Drake over the run (the beam's tip deflection, "
-         "the ball's fall; "
+         "the ball's fall, the cube's lift; "
          "*at end*: both at the last step). *Δ mean*: the largest difference of the mean vertex position "
          "(isobar's `isobar run --record` rows). *skipped solves*: steps after which Drake's vertex velocities "
          "were bitwise unchanged, i.e. its FEM solver exited early on ‖residual‖ < 1e-6 (isobar always "

@@ -20,8 +20,9 @@
  * --faces-at K writes world 0's contact faces for the state after K steps (the surfaces step
  * K + 1 starts from) to --faces-out as CSV: gm,gn,nvert,area,cx,cy,cz,nx,ny,nz,p0,grad_m,grad_n.
  *
- * --max-contacts / --max-candidates raise the per-world capacities (isobar run uses the
- * defaults, 256 and 2048); nothing else differs from isobar run.
+ * --max-contacts / --max-candidates / --max-deformable-contacts raise the per-world capacities
+ * (isobar run's flags of the first two names; the defaults are automatic); nothing else differs
+ * from isobar run.
  *
  * --params FILE writes what isobar read from the file, as JSON lines: each body's mass, centre of
  * mass and inertia, each geometry's compliance and contact material, each deformable body's
@@ -153,7 +154,7 @@ int main(int argc, char **argv) {
   long long warmup = 0;
   long long steps = 1000, every = 1;
   double dt = 0;
-  int max_contacts = 0, max_candidates = 0;
+  int max_contacts = 0, max_candidates = 0, max_def = 0;
   const char *iv[16], *jt[16];
   int niv = 0, njt = 0;
   for (int i = 1; i < argc; ++i) {
@@ -163,6 +164,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--every") && val) every = atoll(argv[++i]);
     else if (!strcmp(o, "--max-contacts") && val) max_contacts = atoi(argv[++i]);
     else if (!strcmp(o, "--max-candidates") && val) max_candidates = atoi(argv[++i]);
+    else if (!strcmp(o, "--max-deformable-contacts") && val) max_def = atoi(argv[++i]);
     else if (!strcmp(o, "--out") && val) out_path = argv[++i];
     else if (!strcmp(o, "--faces-at") && val) faces_at = atoll(argv[++i]);
     else if (!strcmp(o, "--faces-out") && val) faces_path = argv[++i];
@@ -203,6 +205,7 @@ int main(int argc, char **argv) {
   sd.worlds = worlds;
   if (max_contacts > 0) sd.capacity.max_contacts = max_contacts;
   if (max_candidates > 0) sd.capacity.max_candidates = max_candidates;
+  if (max_def > 0) sd.capacity.max_deformable_contacts = max_def;
   isoSim *sim = NULL;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) return die("creating the sim", st);
 
