@@ -265,6 +265,26 @@ Test(cli_run, overflow_is_explained_with_the_capacity_needed) {
   free(err);
 }
 
+/* --max-deformable-contacts reaches the sim: the soft cube of soft_pick.sdf stands on the
+ * ground from step 0 (its bottom face's 8 surface triangles on the half-space), so a list of one
+ * polygon overflows in the first step, and the hint names the flag; a list of 512 runs. */
+Test(cli_run, deformable_contact_capacity_is_a_flag) {
+  char args[2048], *out, *err;
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --max-deformable-contacts 1",
+           src("examples/soft_pick.sdf"));
+  cr_assert_eq(run(args, &out, &err), 3, "stderr: %s", err);
+  has(err, "world 0 frozen: list overflow");
+  has(err, "larger --max-deformable-contacts");
+  free(out);
+  free(err);
+  snprintf(args, sizeof args, "\"%s\" --steps 3 --backend cpu --quiet --max-deformable-contacts 512",
+           src("examples/soft_pick.sdf"));
+  cr_assert_eq(run(args, &out, &err), 0, "stderr: %s", err);
+  has(last_line(out), "\"faulted_worlds\": 0");
+  free(out);
+  free(err);
+}
+
 /* More worlds than the memory holds are refused at once, with the largest number that fits,
  * before anything is allocated (16M worlds of the five-box stack would need ~1.6 TB). */
 Test(cli_run, too_many_worlds_are_refused_with_the_number_that_fits) {

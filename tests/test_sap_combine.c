@@ -60,6 +60,27 @@ Test(sap_combine, point_dissipation) {
   cr_assert(sap_combine_point_dissipation(INFINITY, INFINITY, 10, 50) == 30);
 }
 
+Test(sap_combine, deformable_rigid_dissipation) {
+  /* §6.4 (DeformableDriver): the weights are the face's stiffnesses A·C and k = A·g, g the
+   * combined gradient. C = 1e8, g_rigid = 2e8 Pa/m: g = 2e8/3, so d = (g·d_def + C·d_rigid) /
+   * (C + g) = (2/3·5 + 50)/(5/3) = 32 for d_def = 5, d_rigid = 50. Weighting by g_rigid itself
+   * gives (2·5 + 50)/3 = 20 instead. A few roundings: 16 ulps. */
+  const double A = 3e-4, C = 1e8, gr = 2e8;
+  double k, phi0, fe0;
+  cr_assert(sap_hydro_face_params(A, 1e3, C, gr, &k, &phi0, &fe0));
+  double d = sap_combine_deformable_rigid_dissipation(A, C, k, gr, 5, 50);
+  cr_assert(close_rel(d, 32, 16), "d = %.17g", d);
+  /* equal d on both sides: that d whatever the weights */
+  cr_assert(close_rel(sap_combine_deformable_rigid_dissipation(A, C, k, gr, 7, 7), 7, 4));
+  /* a stiffer rigid field moves g toward C and d toward the mean: g_rigid = 1e12 gives ~27.5 */
+  cr_assert(sap_hydro_face_params(A, 1e3, C, 1e12, &k, &phi0, &fe0));
+  d = sap_combine_deformable_rigid_dissipation(A, C, k, 1e12, 5, 50);
+  cr_assert(fabs(d - 27.5) < 1e-2 && d > 27.5, "d = %.17g", d);
+  /* a half-space (g_rigid = ∞) is rigid: the deformable's d */
+  cr_assert(sap_hydro_face_params(A, 1e3, C, INFINITY, &k, &phi0, &fe0));
+  cr_assert(sap_combine_deformable_rigid_dissipation(A, C, k, INFINITY, 5, 50) == 5);
+}
+
 Test(sap_combine, hydro_dissipation) {
   /* seed 003: E = Ea·Eb/(Ea+Eb), d = E/Ea·da + E/Eb·db = Eb/(Ea+Eb)·da + Ea/(Ea+Eb)·db */
   double Ea = 1e7, Eb = 1e5, da = 20, db = 60;

@@ -13,14 +13,16 @@
  *
  * usage: iso_probe SCENE [--steps S] [--dt DT] [--every K] [--max-contacts N]
  *                  [--max-candidates N] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]... [--out FILE]
- *                  [--params FILE] [--faces-at K --faces-out FILE]
+ *                  [--params FILE] [--faces-at K --faces-out FILE] [--joint-target JOINT=q[,v]]...
  *        iso_probe SCENE --time [--steps S] [--worlds N] [--threads T] [--warmup W] [capacities]
+ *                  [--joint-target JOINT=q[,v]]...
  *
  * --faces-at K writes world 0's contact faces for the state after K steps (the surfaces step
  * K + 1 starts from) to --faces-out as CSV: gm,gn,nvert,area,cx,cy,cz,nx,ny,nz,p0,grad_m,grad_n.
  *
- * --max-contacts / --max-candidates raise the per-world capacities (isobar run uses the
- * defaults, 256 and 2048); nothing else differs from isobar run.
+ * --max-contacts / --max-candidates / --max-deformable-contacts raise the per-world capacities
+ * (isobar run's flags of the first two names; the defaults are automatic); nothing else differs
+ * from isobar run.
  *
  * --params FILE writes what isobar read from the file, as JSON lines: each body's mass, centre of
  * mass and inertia, each geometry's compliance and contact material, each deformable body's
@@ -30,6 +32,9 @@
  * two rows per step: `step,p,x0,y0,z0,x1,...` (ISO_STATE_VERTEX_POSITION, every deformable body
  * in model order) and `step,v,...` (ISO_STATE_VERTEX_VELOCITY); `isobar run --record` keeps only
  * each body's mean, and the comparison with Drake wants every vertex.
+ *
+ * --joint-target JOINT=q[,v] sets the PD targets of the joint's actuator in every world before
+ * the first step, held for the run (isobar run's flag of the same name; v defaults to 0).
  *
  * --time [--worlds N] [--threads T] [--warmup W] writes no CSV: it steps N worlds on T threads,
  * W steps untimed (the first steps also pay for first-touch page faults of the sim's buffers,
@@ -82,6 +87,42 @@ static int write_params(const isoModel *m, const char *path) {
   return 0;
 }
 
+/* --joint-target JOINT=q[,v]: the PD targets of the joint's actuator, the same in every world.
+ * 0, or 1 with the reason on stderr (a bad value, an unknown joint, no PD actuator). */
+static int set_joint_target(const isoModel *m, isoSim *sim, const char *arg) {
+  const char *eq = strrchr(arg, '=');
+  double x[2] = {0, 0};
+  char name[256];
+  int nx = eq ? sscanf(eq + 1, "%lf,%lf", &x[0], &x[1]) : 0;
+  if (!eq || nx < 1 || (size_t)(eq - arg) >= sizeof name) {
+    fprintf(stderr, "iso_probe: --joint-target expects JOINT=q[,v], got '%s'\n", arg);
+    return 1;
+  }
+  memcpy(name, arg, (size_t)(eq - arg));
+  name[eq - arg] = '\0';
+  int j, act = -1;
+  isoStatus st = iso_scene_find_joint(m, name, &j);
+  if (st != ISO_OK) return die("--joint-target", st);
+  isoActuatorDef ad;
+  for (int a = 0; a < iso_model_actuator_count(m) && act < 0; ++a)
+    if (iso_model_get_actuator(m, a, &ad) == ISO_OK && ad.joint == j && (ad.kp > 0 || ad.kd > 0)) act = a;
+  if (act < 0) {
+    fprintf(stderr, "iso_probe: --joint-target %s: the joint has no PD actuator\n", name);
+    return 1;
+  }
+  const int nw = iso_sim_world_count(sim), na = iso_sim_state_width(sim, ISO_STATE_TARGET_POSITION);
+  double *buf = malloc(sizeof(double) * ((size_t)nw * (size_t)na + 1));
+  if (!buf) return 1;
+  for (int k = 0; k < 2 && st == ISO_OK; ++k) {
+    const isoStateField fld = k ? ISO_STATE_TARGET_VELOCITY : ISO_STATE_TARGET_POSITION;
+    st = iso_sim_get_state(sim, fld, iso_worlds_all(), buf);
+    for (int w = 0; w < nw && st == ISO_OK; ++w) buf[(size_t)w * (size_t)na + (size_t)act] = x[k];
+    if (st == ISO_OK) st = iso_sim_set_state(sim, fld, iso_worlds_all(), buf);
+  }
+  free(buf);
+  return st == ISO_OK ? 0 : die("--joint-target", st);
+}
+
 /* World 0's contact faces for the current state, one CSV row each. */
 static int write_faces(isoSim *sim, const char *path) {
   isoStatus st = iso_sim_update_contact(sim);
@@ -113,9 +154,9 @@ int main(int argc, char **argv) {
   long long warmup = 0;
   long long steps = 1000, every = 1;
   double dt = 0;
-  int max_contacts = 0, max_candidates = 0;
-  const char *iv[16];
-  int niv = 0;
+  int max_contacts = 0, max_candidates = 0, max_def = 0;
+  const char *iv[16], *jt[16];
+  int niv = 0, njt = 0;
   for (int i = 1; i < argc; ++i) {
     const char *o = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(o, "--steps") && val) steps = atoll(argv[++i]);
@@ -123,6 +164,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--every") && val) every = atoll(argv[++i]);
     else if (!strcmp(o, "--max-contacts") && val) max_contacts = atoi(argv[++i]);
     else if (!strcmp(o, "--max-candidates") && val) max_candidates = atoi(argv[++i]);
+    else if (!strcmp(o, "--max-deformable-contacts") && val) max_def = atoi(argv[++i]);
     else if (!strcmp(o, "--out") && val) out_path = argv[++i];
     else if (!strcmp(o, "--faces-at") && val) faces_at = atoll(argv[++i]);
     else if (!strcmp(o, "--faces-out") && val) faces_path = argv[++i];
@@ -133,6 +175,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(o, "--params") && val) params_path = argv[++i];
     else if (!strcmp(o, "--vertices") && val) vert_path = argv[++i];
     else if (!strcmp(o, "--initial-velocity") && val && niv < 16) iv[niv++] = argv[++i];
+    else if (!strcmp(o, "--joint-target") && val && njt < 16) jt[njt++] = argv[++i];
     else if (o[0] != '-' && !scene) scene = o;
     else {
       fprintf(stderr, "iso_probe: bad argument '%s' (see the comment at the top of iso_probe.c)\n", o);
@@ -142,8 +185,8 @@ int main(int argc, char **argv) {
   if (!scene || every < 1 || worlds < 1 || threads < 1) {
     fprintf(stderr, "usage: iso_probe SCENE [--steps S] [--dt DT] [--every K] [--max-contacts N] "
                     "[--max-candidates N] [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]... [--out FILE] "
-                    "[--params FILE] [--vertices FILE] [--faces-at K --faces-out FILE] [--time [--worlds N] "
-                    "[--threads T] [--warmup W]]\n");
+                    "[--params FILE] [--vertices FILE] [--faces-at K --faces-out FILE] "
+                    "[--joint-target JOINT=q[,v]]... [--time [--worlds N] [--threads T] [--warmup W]]\n");
     return 2;
   }
 
@@ -162,6 +205,7 @@ int main(int argc, char **argv) {
   sd.worlds = worlds;
   if (max_contacts > 0) sd.capacity.max_contacts = max_contacts;
   if (max_candidates > 0) sd.capacity.max_candidates = max_candidates;
+  if (max_def > 0) sd.capacity.max_deformable_contacts = max_def;
   isoSim *sim = NULL;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) return die("creating the sim", st);
 
@@ -192,6 +236,8 @@ int main(int argc, char **argv) {
     }
   }
   if ((st = iso_sim_set_state(sim, ISO_STATE_V, iso_worlds_all(), v)) != ISO_OK) return die("setting v", st);
+  for (int k = 0; k < njt; ++k)
+    if (set_joint_target(model, sim, jt[k]) != 0) return 1;
 
   if (timing) {
     for (long long k = 0; k < warmup; ++k)

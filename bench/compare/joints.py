@@ -61,6 +61,24 @@ def plain(name):
 
 # ---- Drake ---------------------------------------------------------------------------------------
 
+def fix_pd_inputs(plant, ctx, targets):
+    """Zero feed-forward efforts, and the PD targets [q_d; v_d = 0] of every model instance with
+    PD-controlled actuators (in actuator order, as Drake's desired-state port wants them; a joint
+    not in targets (plain names) holds 0)."""
+    from pydrake.multibody.tree import ModelInstanceIndex
+    p = plant
+    for mi in range(p.num_model_instances()):
+        inst = ModelInstanceIndex(mi)
+        acts = p.GetJointActuatorIndices(inst)
+        if not acts:
+            continue
+        qd = [targets.get(p.get_joint_actuator(a).joint().name(), 0.0) for a in acts
+              if p.get_joint_actuator(a).has_controller()]
+        if qd:
+            p.get_desired_state_input_port(inst).FixValue(ctx, np.array(qd + [0.0] * len(qd)))
+        p.get_actuation_input_port(inst).FixValue(ctx, np.zeros(p.num_actuated_dofs(inst)))
+
+
 class DrakeJoints:
     """A scene in a discrete MultibodyPlant (SAP, lagged), its 1-DoF joints by plain name."""
 
@@ -92,20 +110,7 @@ class DrakeJoints:
         self.simulator.Initialize()
 
     def fix_inputs(self, targets):
-        """Zero feed-forward efforts, and the PD targets [q_d; v_d = 0] of every model instance with
-        PD-controlled actuators (in actuator order, as Drake's desired-state port wants them)."""
-        from pydrake.multibody.tree import ModelInstanceIndex
-        p = self.plant
-        for mi in range(p.num_model_instances()):
-            inst = ModelInstanceIndex(mi)
-            acts = p.GetJointActuatorIndices(inst)
-            if not acts:
-                continue
-            qd = [targets.get(p.get_joint_actuator(a).joint().name(), 0.0) for a in acts
-                  if p.get_joint_actuator(a).has_controller()]
-            if qd:
-                p.get_desired_state_input_port(inst).FixValue(self.ctx, np.array(qd + [0.0] * len(qd)))
-            p.get_actuation_input_port(inst).FixValue(self.ctx, np.zeros(p.num_actuated_dofs(inst)))
+        fix_pd_inputs(self.plant, self.ctx, targets)
 
     def trajectory(self, steps):
         """{joint: (q array, v array)} at steps 0..steps."""

@@ -10,8 +10,8 @@
 # first time; about 8 minutes on 2 cores after that (more when another job shares the machine:
 # each timing waits for idle CPUs, 150 s at most in all). COMPARE_REPS=N sets the repetitions
 # (default 3), COMPARE_QUICK=1 makes a short smoke run. COMPARE_ONLY=deformables runs only the
-# deformable bodies (bench/compare/deformables.py; the cantilever and the soft ball, about
-# ten minutes) and merges their
+# deformable bodies (bench/compare/deformables.py; the cantilever, the soft ball and the soft
+# grasp, about a quarter of an hour) and merges their
 # section into RESULTS.md; it needs only drake. COMPARE_VENV=DIR uses another virtual environment
 # that holds the pinned drake instead of bench/compare/.venv.
 set -euo pipefail

@@ -21,7 +21,8 @@ static void run_usage(FILE *f) {
           "                  [--effort JOINT=u]... [--record FILE.csv] [--record-joints FILE.csv]\n"
           "                  [--surfaces FILE.vtk] [--max-contacts N]\n"
           "                  [--point-model drake|legacy] [--characteristic-radius R]\n"
-          "                  [--max-candidates N] [--package-path LIST] [--quiet]\n"
+          "                  [--max-candidates N] [--max-deformable-contacts N] [--package-path LIST]\n"
+          "                  [--quiet]\n"
           "\n"
           "Loads SCENE (.sdf or .world: SDFormat; .urdf: URDF; with Drake's drake: proximity tags),\n"
           "steps N copies of it for S steps and prints, as the last line, one JSON object: scene,\n"
@@ -67,6 +68,9 @@ static void run_usage(FILE *f) {
           "                      automatic, from the scene's meshes; see isoCapacityDef)\n");
   fprintf(f,
           "  --max-candidates N  per-world capacity of candidate element pairs (default: automatic)\n"
+          "  --max-deformable-contacts N  per-world capacity of contact polygons on deformable\n"
+          "                 bodies' surfaces (default: automatic, once per surface triangle and\n"
+          "                 geometry; a triangle cut by several tets of a rigid field makes more)\n"
           "  --point-model M  point contact model: drake (today's, per-geometry stiffness; the\n"
           "                 default) or legacy (Drake's older compliant point contact: f = 2 E R x\n"
           "                 with the geometries' Young's moduli, <drake_compliance> materials and\n"
@@ -185,6 +189,10 @@ static void explain_faults(const isoSim *sim, const uint32_t *status, long long 
         int need = nf > ncon ? nf : ncon;
         fprintf(stderr, "  needed %d contacts: rerun with --max-contacts %d\n", need, need);
       }
+      /* the deformable bodies' lists record no need: only a larger capacity tells */
+      if (!nc && !nf && !ncon && iso_sim_state_width(sim, ISO_STATE_VERTEX_POSITION) > 0)
+        fprintf(stderr, "  a deformable body's contact polygons may have outgrown their list: rerun with a "
+                        "larger --max-deformable-contacts\n");
     }
     shown++;
   }
@@ -226,7 +234,7 @@ static void json_string(FILE *f, const char *s) {
 
 typedef struct runArgs {
   const char *scene, *record, *record_joints, *surfaces, *deformed, *package_path;
-  long long worlds, steps, threads, max_contacts, max_candidates;
+  long long worlds, steps, threads, max_contacts, max_candidates, max_def_contacts;
   double dt;
   int strict, quiet, allow_faults, grow;
   int point_model;      /* isoPointModel */
@@ -300,6 +308,9 @@ static int parse_args(int argc, char **argv, runArgs *a) {
       ++i;
     } else if (strcmp(o, "--max-candidates") == 0) {
       if (!cli_parse_int(o, val, 1, 1 << 24, &a->max_candidates)) return 2;
+      ++i;
+    } else if (strcmp(o, "--max-deformable-contacts") == 0) {
+      if (!cli_parse_int(o, val, 1, 1 << 20, &a->max_def_contacts)) return 2;
       ++i;
     } else if (strcmp(o, "--package-path") == 0) {
       if (!val) {
@@ -429,6 +440,7 @@ static int run(const runArgs *a) {
   sd.threads = (int)a->threads;
   if (a->max_contacts > 0) sd.capacity.max_contacts = (int)a->max_contacts;
   if (a->max_candidates > 0) sd.capacity.max_candidates = (int)a->max_candidates;
+  if (a->max_def_contacts > 0) sd.capacity.max_deformable_contacts = (int)a->max_def_contacts;
   sd.contact.point_model = (isoPointModel)a->point_model;
   if (a->radius > 0) sd.contact.characteristic_radius = a->radius;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) {

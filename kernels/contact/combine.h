@@ -59,6 +59,16 @@ static inline ISO_HD real sap_combine_hydro_dissipation(real EM, real EN, real d
   return sap_combine_dissipation_weighted(EM, EN, dM, dN);
 }
 
+/* A deformable body's face against a rigid geometry's field (§6.4, Drake's DeformableDriver):
+ * the weights are the two stiffnesses of the face, the deformable's A·C and the rigid side's
+ * k = A·g with g the combined gradient 1/(1/C + 1/g_rigid) — not the rigid field's own
+ * gradient, which would give the rigid side's d too little weight. A half-space (g_rigid = ∞,
+ * which Drake does not take) is rigid, as in §3: the deformable's d alone. */
+static inline ISO_HD real sap_combine_deformable_rigid_dissipation(real area, real C, real k, real g_rigid,
+                                                                   real d_def, real d_rigid) {
+  return sap_combine_dissipation_weighted(area * C, isinf(g_rigid) ? g_rigid : k, d_def, d_rigid);
+}
+
 /* Combined dynamic friction μ = 2μ_Aμ_B/(μ_A + μ_B), 0 for a zero denominator (§3,
  * coulomb_friction.h); used for point and hydroelastic contact alike. */
 static inline ISO_HD real sap_combine_friction(real muA, real muB) {

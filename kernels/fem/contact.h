@@ -30,7 +30,7 @@
  * φ0 = −p/g; against a half-space (rigid: g = C), the pressure is C·depth; between bodies,
  * k = A·C and fn0 = −k·φ0 with φ0 the signed distance at the centroid. Friction and relaxation
  * time combine as for rigid geometries; the dissipations are weighted by the other side's
- * stiffness (a half-space's is infinite, leaving the deformable's). */
+ * stiffness, A·C against the face's k (a half-space's is infinite, leaving the deformable's). */
 #ifndef ISO_KERNELS_FEM_CONTACT_H
 #define ISO_KERNELS_FEM_CONTACT_H
 
@@ -168,9 +168,10 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     p.stiction_tolerance = M->stiction_tolerance, p.beta = M->beta, p.sigma = M->sigma;
     p.mu = sap_combine_friction(dc[DEF_CON_MU_D], sap_mat(M->mu, w, r->geom, 2, 1));
     p.tau = sap_combine_relaxation_time(dc[DEF_CON_TAU], sap_mat(M->tau, w, r->geom, 1, 0));
-    /* the two sides' dissipations weighted by the other's stiffness (C against the rigid side's
-     * gradient along the normal; a half-space's is infinite, leaving the deformable's) */
-    p.d = sap_combine_hydro_dissipation(C, r->g, dc[DEF_CON_D], sap_mat(M->d, w, r->geom, 1, 0));
+    /* the two sides' dissipations weighted by the other's stiffness, A·C against k = A·g (a
+     * half-space's is infinite, leaving the deformable's) */
+    p.d = sap_combine_deformable_rigid_dissipation(r->area, C, k, r->g, dc[DEF_CON_D],
+                                                   sap_mat(M->d, w, r->geom, 1, 0));
     real vc[3];
     sap_con_apply(&j, cl, v, vc);
     p.vn0 = vc[2];
