@@ -19,6 +19,11 @@
  * nine blocks of 12 surface triangles) needs up to 2.3 per triangle (251 polygons in its second
  * step, 202 at most as it falls apart); 4 leaves room for finer or less aligned meshes. */
 #define FEM_AUTO_DD_PER_TRIANGLE 4
+/* Contact polygons per surface triangle against a rigid geometry's compliant field: the
+ * triangle is clipped by every tet of the field it crosses (a half-space makes one). The soft
+ * cube of bench/compare's grasp on a box ground (48 triangles against two fingers and the box)
+ * needs more than 160 where one per triangle and geometry gave 144; two leave room. */
+#define FEM_AUTO_MESH_PER_TRIANGLE 2
 
 /* Vertices of body b's surface. */
 static int surface_vertices(const modelDeformable *b) {
@@ -49,6 +54,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
                       "deformable bodies with %s is not supported yet", fn, D->body[0].def.name,
                       iso_shape_name(gd->shape), gd->name, why);
     F->ntouch++;
+    F->per_tri += gd->shape == ISO_SHAPE_HALFSPACE ? 1 : FEM_AUTO_MESH_PER_TRIANGLE;
   }
   long nweld = 0;
   for (int d = 0; d < D->n; ++d) nweld += D->body[d].nweld;
@@ -79,7 +85,7 @@ isoStatus sim_fem_layout(isoSim *s, const isoModel *m, isoCapacityDef *cap) {
   }
   if (cap->max_participating == 0 && D->n > 0) cap->max_participating = pcap[0] > 0 ? pcap[0] : FEM_AUTO_MAX_PARTICIPATING;
   if (cap->max_deformable_contacts == 0) {
-    long want = tris * (F->ntouch + (F->has_dd ? FEM_AUTO_DD_PER_TRIANGLE : 0));
+    long want = tris * (F->per_tri + (F->has_dd ? FEM_AUTO_DD_PER_TRIANGLE : 0));
     cap->max_deformable_contacts = (int)(want < FEM_AUTO_MIN_CONTACTS   ? FEM_AUTO_MIN_CONTACTS
                                          : want > FEM_AUTO_MAX_CONTACTS ? FEM_AUTO_MAX_CONTACTS
                                                                          : want);

@@ -16,6 +16,8 @@ typedef struct simFem {
   int touch;       /* 1: some half-space can touch them, and the solver holds their cliques */
   int ntouch;      /* geometries they can touch: half-spaces fixed to the world, and the
                       compliant representations of the others */
+  int per_tri;     /* contact polygons a surface triangle may make against them, all together
+                      (the automatic capacity, host/sim/sim_fem.c) */
   int max_con;     /* deformable contacts per world */
   long dofs;       /* Σ 3·pcap: the solver's DoFs after the rigid ones */
   long a_reals;    /* Σ (3·pcap)²: their blocks of A */

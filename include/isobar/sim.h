@@ -68,9 +68,9 @@ typedef struct isoCapacityDef {
                          bytes per unit per world (element indices). Two overlapping sphere
                          meshes can need thousands */
   int max_deformable_contacts; /* contact polygons on deformable bodies' surfaces per world, >= 0
-                         (0 = automatic: every surface triangle once per geometry it can
-                         touch, and four times more when deformable bodies can touch each
-                         other; 16 to 4096). Reserves about 400 bytes per unit per world (a record with its
+                         (0 = automatic: every surface triangle once per half-space and
+                         twice per other geometry it can touch, and four times more when
+                         deformable bodies can touch each other; 16 to 4096). Reserves about 400 bytes per unit per world (a record with its
                          Jacobian block, and a constraint) */
   int max_participating; /* vertices of one deformable body that may be in contact in one world,
                          >= 0 (0 = automatic: the body's surface vertices — all its vertices when
