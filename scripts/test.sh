@@ -37,6 +37,12 @@ if [[ "${ISO_SKIP_PYTHON:-0}" != 1 ]]; then
   ISOBAR_BUILD_DIR="$PWD/build-python/cmake" ISOBAR_CMAKE_ARGS="-DISO_WITH_CUDA=OFF" \
     build-python/venv/bin/pip install -q "./python[test]"
   build-python/venv/bin/python -m pytest -q python/tests
+  # The arrays of the CUDA backend (DLPack objects) against the emulated device: the library and
+  # its CUDA module built with ISO_CUDA_EMULATE, loaded in place of the installed library.
+  cmake -S . -B build-python/emu -DCMAKE_BUILD_TYPE=Release -DISO_TESTS=OFF -DISO_CUDA_EMULATE=ON >/dev/null
+  cmake --build build-python/emu -j "$jobs" --target isobar_shared isobar_cuda
+  ISOBAR_LIBRARY="$PWD/build-python/emu/libisobar.so" build-python/venv/bin/python -m pytest -q \
+    python/tests/test_cuda_arrays.py
 fi
 
 fuzz_seconds=${ISO_FUZZ_SECONDS:-15}

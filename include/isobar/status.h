@@ -36,6 +36,11 @@ void iso_clear_error(void);
 /* The library version, "MAJOR.MINOR.PATCH". */
 const char *iso_version(void);
 
+/* sizeof a public struct by its name ("isoSimDef", "isoLoadOptions", "isoView", ...), or 0 for a
+ * name it does not know: a binding that mirrors the structs checks its layouts against the
+ * library it opened. */
+unsigned long iso_sizeof(const char *type);
+
 #ifdef __cplusplus
 }
 #endif

@@ -110,6 +110,7 @@ _SIGNATURES = {
     "iso_last_error": (C.c_char_p, []),
     "iso_clear_error": (None, []),
     "iso_version": (C.c_char_p, []),
+    "iso_sizeof": (C.c_ulong, [C.c_char_p]),
     # backend.h
     "iso_cuda_compiled": (_I, []),
     "iso_backend_name": (C.c_char_p, [_I]),
@@ -187,9 +188,29 @@ _SIGNATURES = {
 }
 
 for _name, (_res, _args) in _SIGNATURES.items():
-    _f = getattr(lib, _name)
+    try:
+        _f = getattr(lib, _name)
+    except AttributeError:
+        raise ImportError(f"isobar: the library at {lib._name} lacks {_name}: it is not the version this "
+                          "package was built with (reinstall with pip install ./python)") from None
     _f.restype = _res
     _f.argtypes = _args
+
+
+def _check_layouts():
+    """The structs mirrored here must be the library's: a library of another version (an
+    ISOBAR_LIBRARY pointing elsewhere) would read or write past them."""
+    for cname, mirror in (("isoSimDef", SimDef), ("isoCapacityDef", CapacityDef), ("isoContactDef", ContactDef),
+                          ("isoSolverDef", SolverDef), ("isoLoadOptions", LoadOptions), ("isoWorlds", Worlds),
+                          ("isoView", View), ("isoSlice", Slice), ("isoActuatorDef", ActuatorDef),
+                          ("isoSolverStats", SolverStats), ("isoTactilePadDef", TactilePadDef)):
+        size = lib.iso_sizeof(cname.encode())
+        if size != C.sizeof(mirror):
+            raise ImportError(f"isobar: the library at {lib._name} does not match this package: {cname} is "
+                              f"{size} bytes there and {C.sizeof(mirror)} here (reinstall with pip install ./python)")
+
+
+_check_layouts()
 
 
 def check(status):
