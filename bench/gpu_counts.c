@@ -6,9 +6,10 @@
  * (its overflow reports how many the mid phase found). Prints one JSON object: the model's
  * sizes, the capacities in use, bytes per world, the stage times, and the means and maxima.
  *
- * Build (against a Release build of the library; nothing in CMake needs it):
- *   gcc -O2 -std=c17 -Iinclude bench/gpu_counts.c build-release/libisobar.a \
- *       $(pkg-config --libs libxml-2.0) -fopenmp -lm -o build-release/gpu_counts
+ * Build (against a Release build's shared library; nothing in CMake needs it):
+ *   cmake --build build-release -j2 --target isobar_shared
+ *   gcc -O2 -std=c17 -Iinclude bench/gpu_counts.c -Lbuild-release -lisobar \
+ *       -Wl,-rpath,$PWD/build-release -o build-release/gpu_counts
  * Usage: gpu_counts SCENE STEPS [EVERY] [--max-contacts N] [--pick]
  *        [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]
  * --pick drives the gripper with iso_scene_pick_targets (the schedule of bench/pick.sh). */

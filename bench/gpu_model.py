@@ -244,7 +244,12 @@ def chol_table(dev=H100):
                          # owns the matrix (each column's updates spread over the lanes)
                          warp_us=(n * (2 * n + 20)) / rate * 1e6,
                          compute_us_4096=4096 * f / dev["fp64_flops"] * 1e6,
-                         compute_us_16384=16384 * f / dev["fp64_flops"] * 1e6))
+                         compute_us_16384=16384 * f / dev["fp64_flops"] * 1e6,
+                         # a separate batched factor + solve (cuSOLVER potrfBatched + potrsBatched, or
+                         # a kernel of one's own): two launches per Newton iteration, the full n×n
+                         # matrices read and written once from HBM, at best the FP64 peak
+                         batched_us_4096=(2 * dev["launch_s"] + max(4096 * f / dev["fp64_flops"],
+                                                                     4096 * n * n * 16 / dev["hbm_Bps"])) * 1e6))
     return rows
 
 
@@ -303,11 +308,12 @@ def main():
         print(f"| {k} | {res[4096][0]:,.0f} | {res[16384][0]:,.0f} | {slow:,.0f} | {big['stage']} ({big['bound']}, "
               f"{big['t']*1e6:.0f} µs) | {1/mem:,.0f} | {1/comp:,.0f} | {share} | {1e6/cpu:,.0f} |")
     print("\n## The dense Cholesky per world (PREDICTION)\n")
-    print("| n | flop | one thread per matrix, µs | warp per matrix, µs | 4096 matrices compute-bound, µs | 16384, µs |")
-    print("|---:|---:|---:|---:|---:|---:|")
+    print("| n | flop | one thread per matrix, µs | warp per matrix, µs | 4096 matrices compute-bound, µs | 16384, µs "
+          "| separate batched call at 4096 (≥), µs |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
     for r in chol_table():
         print(f"| {r['n']} | {r['flops']:,.0f} | {r['thread_us']:.2f} | {r['warp_us']:.2f} | "
-              f"{r['compute_us_4096']:.3f} | {r['compute_us_16384']:.3f} |")
+              f"{r['compute_us_4096']:.3f} | {r['compute_us_16384']:.3f} | {r['batched_us_4096']:.1f} |")
     print("\n## What the replacements would give (PREDICTION, world-steps/s at 4096 / 16384)\n")
     warp = {"solve": dict(chain=12.0, threads=32)}
     fem = {"fem elements": dict(chain=None)}
