@@ -199,7 +199,7 @@ def stages(key, c):
     if sap_nv and (m > 0 or newton > 0):
         ls_evals = newton * 3 + ls  # α=0, α_max, the final cost, plus the Newton-bisection steps
         a_reals = sap_nv * sap_nv if tets else 36 * nb
-        per_newton = m * (OPS_GRAD + OPS_HESS) + a_reals * 2 + chol_flops(sap_nv) + 4 * sap_nv * sap_nv * 0
+        per_newton = m * (OPS_GRAD + OPS_HESS) + a_reals * 2 + chol_flops(sap_nv)
         fl = (m * OPS_GRAD + 2 * a_reals) + newton * per_newton + ls_evals * (m * OPS_LS_EVAL + 4 * a_reals)
         hb = sap_nv * (sap_nv + 1) / 2 * 8  # the lower triangle of H, in global memory
         bytes_ = (1 + newton + ls_evals) * m * (B_REC + B_CON) + newton * 3 * hb + (1 + ls_evals) * a_reals * 8
@@ -316,7 +316,6 @@ def main():
               f"{r['compute_us_4096']:.3f} | {r['compute_us_16384']:.3f} | {r['batched_us_4096']:.1f} |")
     print("\n## What the replacements would give (PREDICTION, world-steps/s at 4096 / 16384)\n")
     warp = {"solve": dict(chain=12.0, threads=32)}
-    fem = {"fem elements": dict(chain=None)}
     print("| scene | today | warp per world for the solve (chain ÷12) | + per-element fem items | + CUDA graph |")
     print("|---|---:|---:|---:|---:|")
     for k, c in counts.items():
