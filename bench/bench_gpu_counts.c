@@ -6,11 +6,8 @@
  * (its overflow reports how many the mid phase found). Prints one JSON object: the model's
  * sizes, the capacities in use, bytes per world, the stage times, and the means and maxima.
  *
- * Build (against a Release build's shared library; nothing in CMake needs it):
- *   cmake --build build-release -j2 --target isobar_shared
- *   gcc -O2 -std=c17 -Iinclude bench/gpu_counts.c -Lbuild-release -lisobar \
- *       -Wl,-rpath,$PWD/build-release -o build-release/gpu_counts
- * Usage: gpu_counts SCENE STEPS [EVERY] [--max-contacts N] [--pick]
+ * Build: cmake --build build-release --target bench_gpu_counts (every bench_*.c is a target).
+ * Usage: bench_gpu_counts SCENE STEPS [EVERY] [--max-contacts N] [--pick]
  *        [--initial-velocity BODY=vx,vy,vz,wx,wy,wz]
  * --pick drives the gripper with iso_scene_pick_targets (the schedule of bench/pick.sh). */
 #include <stdio.h>
