@@ -14,5 +14,6 @@ REPS=$reps bash bench/throughput.sh build-release | tee bench/results/throughput
 cp bench/out/throughput.csv bench/results/throughput.csv
 ./build-release/bench_surfaces 2 "$reps" | tee bench/results/surfaces.csv
 ./build-release/bench_contact 2 "$reps" 4096 | tee bench/results/contact.csv
+./build-release/bench_rest "$reps" 20000 | tee bench/results/rest.csv
 ./build-release/bench_tactile 1 "$reps" 1024 | tee bench/results/tactile.csv
 bash bench/memory.sh build-release/isobar | tee bench/results/memory.csv

@@ -353,6 +353,37 @@ Test(sap_solver, line_search_is_exact) {
   }
 }
 
+/* The cost criterion (§5.2 step 1), checked where the iteration that follows a step needs ℓ at
+ * the new v: with the gradient test out of reach (ε_a = 0, ε_r = 1e-300) a random problem per
+ * model still stops, converged, once ℓ stops changing (|Δℓ| < 1e-30 + 1e-15·ℓ after a step with
+ * α > 0.5), and its v is the optimum the default test finds: within the two distance bounds
+ * (‖∇ℓ‖/λ_min each) and the rounding allowance of the optimality tests (1e-12 relative). A
+ * criterion that never held would run into the iteration limit; one that held too early would
+ * leave v away from the optimum. */
+Test(sap_solver, cost_criterion_stops_at_the_optimum) {
+  for (int model = 0; model < 3; ++model) {
+    sapProblem P, Q;
+    test_rng r = {700 + (uint64_t)model}, s = {700 + (uint64_t)model};
+    sapp_init(&P, 1, 3, 6, DT);
+    sapp_init(&Q, 1, 3, 6, DT);
+    random_world(&P, 0, model, &r);
+    random_world(&Q, 0, model, &s);
+    P.B.set.abs_tol = 0, P.B.set.rel_tol = 1e-300;
+    sapp_solve(&P);
+    sapp_solve(&Q);
+    cr_assert_eq(P.status[0], 0u, "model %d: status %#x", model, P.status[0]);
+    cr_assert(P.stats[0].converged && Q.stats[0].converged);
+    cr_assert_gt(P.stats[0].residual, 1, "model %d: the gradient test held, not the cost criterion", model);
+    cr_assert_lt(P.stats[0].iterations, P.B.set.max_iterations);
+    double e = sapp_dist_bound(&P, 0, P.v) + sapp_dist_bound(&Q, 0, Q.v), dist = 0;
+    for (int i = 0; i < P.nv; ++i) dist += (P.v[i] - Q.v[i]) * (P.v[i] - Q.v[i]);
+    cr_assert_leq(sqrt(dist), e + 1e-12 * sapp_norm2(Q.v, Q.nv), "model %d: ‖v − v_default‖ = %g > %g", model,
+                  sqrt(dist), e);
+    sapp_free(&P);
+    sapp_free(&Q);
+  }
+}
+
 /* ---- 5. statistics and faults ---------------------------------------------------------------- */
 
 /* The reported statistics agree with a recomputation: cost = ℓ(v) (rounding: 1e-12 relative),
