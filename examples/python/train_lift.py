@@ -10,7 +10,7 @@ World 0 always runs the current mean, so the curve shows the policy that is bein
 well as the population.
 
     python examples/python/train_lift.py               # 128 worlds, 20 iterations
-    python examples/python/train_lift.py --worlds 64 --iterations 10 --out /tmp/lift
+    python examples/python/train_lift.py --worlds 64 --iterations 10 --out lift_small
 
 Writes <out>.csv (one row per iteration) and, when matplotlib is installed, <out>.png (the
 learning curve); prints one line per iteration.

@@ -85,6 +85,17 @@ isoStatus mesh_sdf(const real *vert, int nvert, const int *tri, int ntri, real *
  * tet (finite, positively oriented, |6V| above 2.2e-16), naming the first bad one. */
 isoStatus mesh_tet_gradients(tetMesh *m, const char *what);
 
+/* Face f of a tet (0..3, opposite local vertex f) is wound with its right-handed normal out of a
+ * positively oriented tet: its k-th vertex (0..2) is the tet's local vertex
+ * mesh_tet_face_vertex(f, k). */
+int mesh_tet_face_vertex(int f, int k);
+
+/* once[4·e + f] = 1 for each face used by exactly one of the ntet tets (the boundary), else 0;
+ * *nbnd (may be NULL) their number. Faces are matched by sorting their vertex triples; a face
+ * two tets see from the same side (overlapping tets) or one shared by more than two fails with
+ * a message naming them. Indices are not range-checked here. */
+isoStatus mesh_tet_boundary_faces(const int *tet, int ntet, unsigned char *once, int *nbnd, const char *what);
+
 /* The boundary surface of a tet mesh (faces used by exactly one tet), outward normals,
  * vertices renumbered compactly. */
 isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what);

@@ -260,6 +260,41 @@ static isoStatus check_closed(const triMesh *s, const char *what) {
   return st;
 }
 
+int mesh_tet_face_vertex(int f, int k) { return kFaceOut[f][k]; }
+
+isoStatus mesh_tet_boundary_faces(const int *tet, int ntet, unsigned char *once, int *nbnd, const char *what) {
+  size_t nf = (size_t)ntet * 4;
+  faceKey *faces = (faceKey *)zalloc(nf ? nf : 1, sizeof(faceKey));
+  if (!faces) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory extracting the boundary of %d tetrahedra", what, ntet);
+  memset(once, 0, nf);
+  for (int e = 0; e < ntet; ++e)
+    for (int f = 0; f < 4; ++f) faces[4 * (size_t)e + f] = make_face(tet + 4 * (size_t)e, e, f);
+  qsort(faces, nf, sizeof *faces, face_cmp);
+  /* A face seen once is boundary; twice is interior and must be seen from opposite sides (the
+   * two outward triples wind oppositely); more than twice is non-manifold. */
+  isoStatus st = ISO_OK;
+  int n = 0;
+  for (size_t i = 0; i < nf && st == ISO_OK;) {
+    size_t j = i + 1;
+    while (j < nf && memcmp(faces[j].k, faces[i].k, sizeof faces[i].k) == 0) ++j;
+    if (j - i == 1) {
+      once[4 * (size_t)faces[i].tet + faces[i].f] = 1;
+      ++n;
+    } else if (j - i == 2 && faces[i].parity == faces[i + 1].parity) {
+      st = iso_fail(ISO_ERR_INVALID, "%s: tetrahedra %d and %d overlap across face (%d, %d, %d) (both lie on its same "
+                    "side)", what, faces[i].tet, faces[i + 1].tet, faces[i].k[0], faces[i].k[1], faces[i].k[2]);
+    } else if (j - i > 2) {
+      st = iso_fail(ISO_ERR_INVALID, "%s: face (%d, %d, %d) is shared by %d tetrahedra (%d, %d, ...); at most two may "
+                    "share a face", what, faces[i].k[0], faces[i].k[1], faces[i].k[2], (int)(j - i), faces[i].tet,
+                    faces[i + 1].tet);
+    }
+    i = j;
+  }
+  free(faces);
+  if (nbnd) *nbnd = n;
+  return st;
+}
+
 isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what) {
   CHECK_NULL(out, "mesh_tet_boundary");
   memset(out, 0, sizeof *out);
@@ -275,39 +310,14 @@ isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what) {
 
   isoStatus st = ISO_OK;
   size_t nf = (size_t)m->ntet * 4;
-  faceKey *faces = (faceKey *)zalloc(nf, sizeof(faceKey));
   unsigned char *is_bnd = (unsigned char *)zalloc(nf, 1); /* per (tet, face) */
   int *vmap = (int *)zalloc((size_t)m->nvert, sizeof(int));
-  if (!faces || !is_bnd || !vmap) {
+  int nbnd = 0;
+  if (!is_bnd || !vmap) {
     st = iso_fail(ISO_ERR_NOMEM, "%s: out of memory extracting the boundary of %d tetrahedra", what, m->ntet);
     goto fail;
   }
-  for (int e = 0; e < m->ntet; ++e)
-    for (int f = 0; f < 4; ++f) faces[4 * (size_t)e + f] = make_face(m->tet + 4 * e, e, f);
-  qsort(faces, nf, sizeof *faces, face_cmp);
-
-  /* A face seen once is boundary; twice is interior and must be seen from opposite sides (the
-   * two outward triples wind oppositely); more than twice is non-manifold. */
-  int nbnd = 0;
-  for (size_t i = 0; i < nf;) {
-    size_t j = i + 1;
-    while (j < nf && memcmp(faces[j].k, faces[i].k, sizeof faces[i].k) == 0) ++j;
-    if (j - i == 1) {
-      is_bnd[4 * (size_t)faces[i].tet + faces[i].f] = 1;
-      ++nbnd;
-    } else if (j - i == 2) {
-      if (faces[i].parity == faces[i + 1].parity) {
-        st = iso_fail(ISO_ERR_INVALID, "%s: tetrahedra %d and %d overlap across face (%d, %d, %d)", what, faces[i].tet,
-                      faces[i + 1].tet, faces[i].k[0], faces[i].k[1], faces[i].k[2]);
-        goto fail;
-      }
-    } else {
-      st = iso_fail(ISO_ERR_INVALID, "%s: face (%d, %d, %d) is shared by %d tetrahedra (%d, %d, ...)", what,
-                    faces[i].k[0], faces[i].k[1], faces[i].k[2], (int)(j - i), faces[i].tet, faces[i + 1].tet);
-      goto fail;
-    }
-    i = j;
-  }
+  if ((st = mesh_tet_boundary_faces(m->tet, m->ntet, is_bnd, &nbnd, what)) != ISO_OK) goto fail;
 
   /* Compact renumbering by increasing original index. */
   for (int v = 0; v < m->nvert; ++v) vmap[v] = -1;
@@ -331,13 +341,11 @@ isoStatus mesh_tet_boundary(const tetMesh *m, triMesh *out, const char *what) {
       }
   TRY(tri_mesh_normals(out, what));
   TRY(check_closed(out, what));
-  free(faces);
   free(is_bnd);
   free(vmap);
   return ISO_OK;
 
 fail:
-  free(faces);
   free(is_bnd);
   free(vmap);
   tri_mesh_free(out);
