@@ -195,9 +195,9 @@ Test(sim_view, cuda_views_name_the_device) {
 static void wrenches_match_query(const char *rel, int steps) {
   isoModel *m = load(rel);
   isoSim *s = make(m, 2, ISO_BACKEND_CPU);
-  for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
-  isoView v;
+  isoView v; /* viewed first: the stage runs from the first view on */
   cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
+  for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   const int nb = iso_sim_body_count(s);
   cr_assert_eq(v.shape[1], 6 * nb);
   double scale = 0;
@@ -226,9 +226,9 @@ Test(sim_view, body_wrenches_are_the_querys) {
 Test(sim_view, body_wrenches_balance_the_weight_at_rest) {
   isoModel *m = load("examples/stack_of_five_boxes.sdf");
   isoSim *s = make(m, 1, ISO_BACKEND_CPU);
-  for (int i = 0; i < 1500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   isoView v;
   cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
+  for (int i = 0; i < 1500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   const int nb = iso_sim_body_count(s);
   double fz = 0, weight = 0, g[3];
   cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_GRAVITY, 0, iso_worlds_one(0), g), ISO_OK);
@@ -241,6 +241,24 @@ Test(sim_view, body_wrenches_balance_the_weight_at_rest) {
   /* at rest the contact forces carry the weight; the stack still settles by ~1e-4 of it per
    * step after 1.5 s (its SAP velocities are not exactly zero), so 1e-3 relative */
   cr_assert_float_eq(fz, weight, 1e-3 * weight, "Σ f_z %g vs weight %g", fz, weight);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
+/* A sim that never views the wrenches does not compute them (the stage is skipped: the array
+ * stays zero); viewing switches the stage on for the following steps. */
+Test(sim_view, wrenches_are_computed_once_asked_for) {
+  isoModel *m = load("examples/stack_of_five_boxes.sdf");
+  isoSim *s = make(m, 1, ISO_BACKEND_CPU);
+  for (int i = 0; i < 100; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
+  isoView v;
+  cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
+  for (long i = 0; i < v.shape[1]; ++i) cr_assert_eq(((double *)v.data)[i], 0.0);
+  cr_assert_eq(iso_sim_step(s), ISO_OK);
+  double q[6];
+  cr_assert_eq(iso_sim_get_body_contact_wrench(s, 0, 0, q), ISO_OK);
+  cr_assert_float_eq(((double *)v.data)[5], q[5], 1e-12 * fabs(q[5]));
+  cr_assert_gt(fabs(q[5]), 1.0, "the bottom box carries the stack");
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }

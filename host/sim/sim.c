@@ -241,6 +241,7 @@ stepCtx sim_step_ctx(isoSim *s) {
 #define SIM_DATA_CTX(type, name, count, writer, reset) c.name = s->name;
   SIM_DATA(SIM_DATA_CTX)
 #undef SIM_DATA_CTX
+  if (!s->want_wrench) c.body_wrench = NULL; /* nobody reads it: the stage skips */
   for (int p = 0; p < ISO_PARAM_COUNT; ++p) c.param[p] = s->param[p].f; /* as they are now */
   c.contact = s->contact;
   c.sap = s->sap;

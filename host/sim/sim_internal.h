@@ -56,6 +56,8 @@ struct isoSim {
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
   simFem fem;                 /* deformable bodies in the solver (host/sim/sim_fem.c) */
+  int want_wrench;            /* 1 once body_contact_wrench was viewed: the stage "contact forces"
+                                 runs from then on (a sim that never asks does not pay for it) */
 };
 
 /* The deformable bodies' layout in the solver from the model and the capacities (resolving

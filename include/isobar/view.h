@@ -70,8 +70,9 @@ int iso_view_count(void);
  *                        start), then force, world frame, N m and N (float64; width 0 for a model
  *                        in which nothing can touch). What iso_sim_get_body_contact_wrench
  *                        returns, for every body at once, computed on the backend by the stage
- *                        "contact forces"; contacts with deformable bodies are not included, and
- *                        a frozen world reports zeros
+ *                        "contact forces" from the first iso_sim_view of it on (before that the
+ *                        stage costs nothing and the array holds zeros); contacts with
+ *                        deformable bodies are not included, and a frozen world reports zeros
  *   taxel_force        — the tactile pads' taxel forces (include/isobar/tactile.h), 3 per taxel,
  *                        every pad's taxels in pad order (iso_sim_taxel_offset), pad frame, N
  *   taxel_pressure     — their pressures, 1 per taxel, Pa (both float64; width 0 without pads) */

@@ -98,6 +98,8 @@ class Sim:
         self._arrays = {}
         cuda = N.lib.iso_sim_backend(p) == 1
         for name in VIEW_NAMES:
+            if name == "body_contact_wrench":
+                continue  # viewing it switches its stage on: only when asked for (array())
             if cuda:
                 self._arrays[name] = arrays.DeviceArray(self, name)
             else:
@@ -166,6 +168,10 @@ class Sim:
     def array(self, name):
         """The sim's array `name` (one of VIEW_NAMES), without a copy."""
         self._live()
+        if name == "body_contact_wrench" and name not in self._arrays:
+            view = self._c_view(name)  # the view switches the stage on, on either backend
+            cuda = self.backend == "cuda"
+            self._arrays[name] = arrays.DeviceArray(self, name) if cuda else arrays.host_array(view, self._handle)
         try:
             return self._arrays[name]
         except KeyError:
@@ -219,7 +225,9 @@ class Sim:
     @property
     def body_contact_wrench(self):
         """Every body's net contact wrench at the last step, (nworld, nbody, 6): torque about
-        the body origin then force, world frame (read-only view, computed on the backend)."""
+        the body origin then force, world frame (read-only view, computed on the backend). The
+        backend computes it from the first access on (a sim that never reads it skips the
+        work): take it once before stepping."""
         a = self.array("body_contact_wrench")
         if isinstance(a, np.ndarray):
             return a.reshape(self.nworld, -1, 6)
