@@ -37,18 +37,6 @@ static isoModel *load(const char *path, int strict, isoLoadReport **report) {
   return m;
 }
 
-/* The load fails with `want`, naming path:line (the line of `at`) and `needle`. */
-static void load_fails(const char *path, isoStatus want, const char *at, const char *needle) {
-  isoModel *m = NULL;
-  isoStatus st = iso_scene_load(path, NULL, &m, NULL);
-  cr_assert_eq(st, want, "%s: got %s: %s", path, iso_status_string(st), iso_last_error());
-  cr_assert_null(m);
-  char where[800];
-  snprintf(where, sizeof where, "%s:%d:", path, test_line_of(path, at));
-  cr_assert(strstr(iso_last_error(), where), "'%s' does not name '%s'", iso_last_error(), where);
-  cr_assert(strstr(iso_last_error(), needle), "'%s' lacks '%s'", iso_last_error(), needle);
-}
-
 /* A deformable link around the box mesh; `props`, `prox` and `extra` go into
  * <drake:deformable_properties>, <drake:proximity_properties> and the link. */
 static const char *box_scene(const char *name, const char *props, const char *prox, const char *extra) {
@@ -184,60 +172,60 @@ Test(scene_deformable, drake_rules) {
                             "<collision name=\"a\"><geometry><mesh><uri>file://MESH</uri></mesh></geometry></collision>\n"
                             "<collision name=\"b\"><geometry><mesh><uri>file://MESH</uri></mesh></geometry></collision>\n"
                             "<drake:deformable_properties/></link></model>");
-  load_fails(p, ISO_ERR_INVALID, "<link", "exactly one <collision> (it has 2)");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<link", "exactly one <collision> (it has 2)");
   p = write_sdf("none.sdf", "<model name=\"m\"><link name=\"jelly\">\n<drake:deformable_properties/></link></model>");
-  load_fails(p, ISO_ERR_INVALID, "<link", "exactly one <collision> (it has 0)");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<link", "exactly one <collision> (it has 0)");
   char body[1200];
   snprintf(body, sizeof body, "<model name=\"m\"><link name=\"jelly\"><collision name=\"a\"><geometry><mesh>\n"
            "<uri>file://%s</uri></mesh></geometry></collision>\n<drake:deformable_properties/></link></model>",
            test_source_path("tests/data/cube.obj"));
   p = write_sdf("obj.sdf", body);
-  load_fails(p, ISO_ERR_UNSUPPORTED, "cube.obj</uri>", "must be a .vtk tetrahedral mesh");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "cube.obj</uri>", "must be a .vtk tetrahedral mesh");
   p = write_sdf("sphere.sdf", "<model name=\"m\"><link name=\"jelly\"><collision name=\"a\"><geometry>\n"
                               "<sphere><radius>0.1</radius></sphere></geometry></collision>\n"
                               "<drake:deformable_properties/></link></model>");
-  load_fails(p, ISO_ERR_UNSUPPORTED, "<sphere>", "a deformable <sphere>");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "<sphere>", "a deformable <sphere>");
   p = write_sdf("boxshape.sdf", "<model name=\"m\"><link name=\"jelly\"><collision name=\"a\">\n<geometry>"
                                 "<box><size>1 1 1</size></box></geometry></collision>\n"
                                 "<drake:deformable_properties/></link></model>");
-  load_fails(p, ISO_ERR_INVALID, "<geometry><box>", "must be a <mesh> naming a .vtk tetrahedral mesh; found <box>");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<geometry><box>", "must be a <mesh> naming a .vtk tetrahedral mesh; found <box>");
   p = box_scene("plastic.sdf", "\n<drake:material_model>plastic</drake:material_model>", "", "");
-  load_fails(p, ISO_ERR_INVALID, "plastic", "material model 'plastic' is unknown");
+  test_load_fails_at(p, ISO_ERR_INVALID, "plastic", "material model 'plastic' is unknown");
   p = box_scene("neo.sdf", "\n<drake:material_model>neohookean</drake:material_model>", "", "");
-  load_fails(p, ISO_ERR_UNSUPPORTED, "neohookean", "material model 'neohookean' is not supported");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "neohookean", "material model 'neohookean' is not supported");
   p = box_scene("nu.sdf", "\n<drake:poissons_ratio>0.5</drake:poissons_ratio>", "", "");
-  load_fails(p, ISO_ERR_INVALID, "poissons_ratio", "<drake:poissons_ratio> 0.5 must be within (-1, 0.5)");
+  test_load_fails_at(p, ISO_ERR_INVALID, "poissons_ratio", "<drake:poissons_ratio> 0.5 must be within (-1, 0.5)");
   p = box_scene("E.sdf", "\n<drake:youngs_modulus>0</drake:youngs_modulus>", "", "");
-  load_fails(p, ISO_ERR_INVALID, "youngs_modulus", "<drake:youngs_modulus> 0 must be > 0");
+  test_load_fails_at(p, ISO_ERR_INVALID, "youngs_modulus", "<drake:youngs_modulus> 0 must be > 0");
   p = box_scene("damp.sdf", "\n<drake:mass_damping>-1</drake:mass_damping>", "", "");
-  load_fails(p, ISO_ERR_INVALID, "mass_damping", "must be >= 0");
+  test_load_fails_at(p, ISO_ERR_INVALID, "mass_damping", "must be >= 0");
   p = box_scene("foreign.sdf", "\n<drake:hydroelastic_modulus>1e6</drake:hydroelastic_modulus>", "", "");
-  load_fails(p, ISO_ERR_UNSUPPORTED, "hydroelastic_modulus", "<drake:hydroelastic_modulus> does not belong");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "hydroelastic_modulus", "<drake:hydroelastic_modulus> does not belong");
   p = box_scene("mus.sdf", "", "\n<drake:mu_static>0.5</drake:mu_static>", "");
-  load_fails(p, ISO_ERR_UNSUPPORTED, "mu_static", "<drake:mu_static> does not belong");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "mu_static", "<drake:mu_static> does not belong");
   p = box_scene("zero.sdf", "", "",
                 "<drake:wall_boundary_condition><drake:point_on_plane>0 0 0</drake:point_on_plane>\n"
                 "<drake:outward_normal>0 0 0</drake:outward_normal></drake:wall_boundary_condition>");
-  load_fails(p, ISO_ERR_INVALID, "<drake:outward_normal>0 0 0", "the outward normal is zero");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<drake:outward_normal>0 0 0", "the outward normal is zero");
   p = box_scene("nopoint.sdf", "", "",
                 "<drake:wall_boundary_condition>\n"
                 "<drake:outward_normal>0 0 1</drake:outward_normal></drake:wall_boundary_condition>");
-  load_fails(p, ISO_ERR_PARSE, "<drake:wall_boundary_condition>", "needs a <drake:point_on_plane>");
+  test_load_fails_at(p, ISO_ERR_PARSE, "<drake:wall_boundary_condition>", "needs a <drake:point_on_plane>");
   p = box_scene("visuals.sdf", "", "", "<visual name=\"a\"/><visual name=\"b\"/>");
-  load_fails(p, ISO_ERR_INVALID, "<link", "at most one <visual> (it has 2)");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<link", "at most one <visual> (it has 2)");
   p = write_sdf("rigidwall.sdf", "<model name=\"m\"><link name=\"l\">\n"
                                  "<drake:wall_boundary_condition/></link></model>");
-  load_fails(p, ISO_ERR_INVALID, "<drake:wall", "belongs to a deformable link");
+  test_load_fails_at(p, ISO_ERR_INVALID, "<drake:wall", "belongs to a deformable link");
   p = write_sdf("joint.sdf",
                 "<model name=\"m\"><link name=\"arm\"/>\n<link name=\"jelly\"><collision name=\"c\"><geometry><mesh>"
                 "<uri>file://MESH</uri></mesh></geometry></collision><drake:deformable_properties/></link>\n"
                 "<joint name=\"j\" type=\"revolute\"><parent>arm</parent><child>jelly</child>"
                 "<axis><xyz>0 0 1</xyz></axis></joint></model>");
-  load_fails(p, ISO_ERR_UNSUPPORTED, "<joint", "child 'jelly' is a deformable link; a joint cannot attach to it");
+  test_load_fails_at(p, ISO_ERR_UNSUPPORTED, "<joint", "child 'jelly' is a deformable link; a joint cannot attach to it");
   p = write_sdf("dup.sdf", "<model name=\"m\"><link name=\"jelly\"/>\n<link name=\"jelly\"><collision name=\"c\">"
                            "<geometry><mesh><uri>file://MESH</uri></mesh></geometry></collision>"
                            "<drake:deformable_properties/></link></model>");
-  load_fails(p, ISO_ERR_PARSE, "<drake:deformable_properties/></link></model>", "the name 'jelly' is already used");
+  test_load_fails_at(p, ISO_ERR_PARSE, "<drake:deformable_properties/></link></model>", "the name 'jelly' is already used");
 }
 
 /* A mesh the model refuses: the message names the link, then the body and the file's line. */

@@ -58,18 +58,6 @@ static isoModel *load(const char *path) {
   return m;
 }
 
-/* The load fails with `want`, naming path:line (the line of `at`) and `needle`. */
-static void load_fails(const char *path, isoStatus want, const char *at, const char *needle) {
-  isoModel *m = NULL;
-  isoStatus st = iso_scene_load(path, NULL, &m, NULL);
-  cr_assert_eq(st, want, "%s: got %s: %s", path, iso_status_string(st), iso_last_error());
-  cr_assert_null(m);
-  char where[800];
-  snprintf(where, sizeof where, "%s:%d:", path, test_line_of(path, at));
-  cr_assert(strstr(iso_last_error(), where), "'%s' does not name '%s'", iso_last_error(), where);
-  cr_assert(strstr(iso_last_error(), needle), "'%s' lacks '%s'", iso_last_error(), needle);
-}
-
 /* The geometry named `name`. */
 static int geometry(const isoModel *m, const char *name) {
   for (int i = 0; i < iso_model_geometry_count(m); ++i) {
@@ -207,33 +195,33 @@ static const char *one_collision(const char *name, const char *coll) {
 /* The model's own checks (rows, cols >= 1; spacing in [ISO_MIN_SIZE, ISO_MAX_SIZE]) name the
  * pad's line and its collision; what cannot be read names the element. */
 Test(scene_tactile, bad_pads_fail_naming_the_line) {
-  load_fails(one_collision("rows0.sdf", BOX PAD("0", "4", "0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
+  test_load_fails_at(one_collision("rows0.sdf", BOX PAD("0", "4", "0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
              "rows 0");
-  load_fails(one_collision("cols.sdf", BOX PAD("4", "-2", "0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
+  test_load_fails_at(one_collision("cols.sdf", BOX PAD("4", "-2", "0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
              "collision 'm::l::c'");
-  load_fails(one_collision("spacing0.sdf", BOX PAD("4", "4", "0")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
+  test_load_fails_at(one_collision("spacing0.sdf", BOX PAD("4", "4", "0")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
              "spacing 0");
-  load_fails(one_collision("spacing_neg.sdf", BOX PAD("4", "4", "-0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
+  test_load_fails_at(one_collision("spacing_neg.sdf", BOX PAD("4", "4", "-0.004")), ISO_ERR_INVALID, "<isobar:tactile_pad>",
              "spacing -0.004");
-  load_fails(one_collision("half.sdf", BOX PAD("2.5", "4", "0.004")), ISO_ERR_PARSE, "<isobar:rows>", "whole number");
-  load_fails(one_collision("word.sdf", BOX PAD("4", "four", "0.004")), ISO_ERR_PARSE, "<isobar:cols>", "cols");
-  load_fails(one_collision("missing.sdf",
+  test_load_fails_at(one_collision("half.sdf", BOX PAD("2.5", "4", "0.004")), ISO_ERR_PARSE, "<isobar:rows>", "whole number");
+  test_load_fails_at(one_collision("word.sdf", BOX PAD("4", "four", "0.004")), ISO_ERR_PARSE, "<isobar:cols>", "cols");
+  test_load_fails_at(one_collision("missing.sdf",
                            BOX "<isobar:tactile_pad>\n<isobar:rows>4</isobar:rows><isobar:cols>4</isobar:cols>\n"
                                "</isobar:tactile_pad>"),
              ISO_ERR_PARSE, "<isobar:tactile_pad>", "<isobar:spacing> is missing");
-  load_fails(one_collision("misspelt_child.sdf",
+  test_load_fails_at(one_collision("misspelt_child.sdf",
                            BOX "<isobar:tactile_pad>\n<isobar:row>4</isobar:row>\n</isobar:tactile_pad>"),
              ISO_ERR_INVALID, "<isobar:row>", "does not belong in <isobar:tactile_pad>");
-  load_fails(one_collision("misspelt.sdf", BOX "<isobar:tactilepad>\n</isobar:tactilepad>"), ISO_ERR_INVALID,
+  test_load_fails_at(one_collision("misspelt.sdf", BOX "<isobar:tactilepad>\n</isobar:tactilepad>"), ISO_ERR_INVALID,
              "<isobar:tactilepad>", "does not belong in <collision>");
-  load_fails(one_collision("relative.sdf",
+  test_load_fails_at(one_collision("relative.sdf",
                            BOX "<isobar:tactile_pad><isobar:rows>4</isobar:rows><isobar:cols>4</isobar:cols>"
                                "<isobar:spacing>0.004</isobar:spacing>\n<pose relative_to=\"l\">0 0 0 0 0 0</pose>"
                                "</isobar:tactile_pad>"),
              ISO_ERR_UNSUPPORTED, "<pose relative_to", "relative_to");
-  load_fails(one_collision("empty.sdf", "<geometry><empty/></geometry>\n" PAD("4", "4", "0.004")), ISO_ERR_INVALID,
+  test_load_fails_at(one_collision("empty.sdf", "<geometry><empty/></geometry>\n" PAD("4", "4", "0.004")), ISO_ERR_INVALID,
              "<isobar:tactile_pad>", "<empty/>");
-  load_fails(write_sdf("deformable.sdf",
+  test_load_fails_at(write_sdf("deformable.sdf",
                        "<model name=\"m\"><link name=\"beam\"><collision name=\"c\">"
                        "<geometry><mesh><uri>file://MESH</uri></mesh></geometry>\n" PAD("4", "4", "0.004")
                        "</collision>\n<drake:deformable_properties><drake:youngs_modulus>1e6</drake:youngs_modulus>"
@@ -244,7 +232,7 @@ Test(scene_tactile, bad_pads_fail_naming_the_line) {
                                             "<isobar:tactile_pad><isobar:rows value=\"4\"/><isobar:cols value=\"4\"/>\n"
                                             "<isobar:spacing/></isobar:tactile_pad>\n"
                                             "</collision></link></robot>");
-  load_fails(urdf, ISO_ERR_PARSE, "<isobar:spacing/>", "'value'");
+  test_load_fails_at(urdf, ISO_ERR_PARSE, "<isobar:spacing/>", "'value'");
 }
 
 /* The physics, loosely, from a file: a 1 kg rigid 0.1 m cube resting on a compliant plate whose

@@ -39,18 +39,6 @@ static isoModel *load(const char *path, isoLoadReport **report) {
   return m;
 }
 
-/* The load fails with `want`, naming path:line (the line of `at`) and `needle`. */
-static void load_fails(const char *path, isoStatus want, const char *at, const char *needle) {
-  isoModel *m = NULL;
-  isoStatus st = iso_scene_load(path, NULL, &m, NULL);
-  cr_assert_eq(st, want, "%s: got %s: %s", path, iso_status_string(st), iso_last_error());
-  cr_assert_null(m);
-  char where[800];
-  snprintf(where, sizeof where, "%s:%d:", path, test_line_of(path, at));
-  cr_assert(strstr(iso_last_error(), where), "'%s' does not name '%s'", iso_last_error(), where);
-  cr_assert(strstr(iso_last_error(), needle), "'%s' lacks '%s'", iso_last_error(), needle);
-}
-
 /* Model "m": rigid links `links` and joints, then the beam (at z = 0.5) holding `welds`. */
 static const char *beam_scene(const char *name, const char *links, const char *welds) {
   char body[8192];
@@ -182,37 +170,37 @@ Test(scene_weld, world_and_static_links_hold) {
 /* Every mistake names the file, the line and the element. */
 Test(scene_weld, errors_name_the_line) {
   const char *free_handle = FREE_LINK("handle", "0 0 0.5 0 0 0");
-  load_fails(beam_scene("e1.sdf", free_handle, "<isobar:weld>\n<isobar:body>nope</isobar:body>" SLAB "</isobar:weld>"),
+  test_load_fails_at(beam_scene("e1.sdf", free_handle, "<isobar:weld>\n<isobar:body>nope</isobar:body>" SLAB "</isobar:weld>"),
              ISO_ERR_PARSE, "<isobar:body>nope", "'nope' names no link of model 'm'");
   /* a link a joint moves: the shape sits where the joint puts the link, away from the beam */
   const char *arm = FREE_LINK("base", "0 0 0.5 0 0 0") FREE_LINK("arm", "0 0 1.5 0 0 0")
       "<joint name=\"hinge\" type=\"revolute\"><parent>base</parent><child>arm</child>"
       "<axis><xyz>0 0 1</xyz></axis></joint>";
-  load_fails(beam_scene("e2.sdf", arm, "<isobar:weld>\n<isobar:body>arm</isobar:body>" SLAB "</isobar:weld>"),
+  test_load_fails_at(beam_scene("e2.sdf", arm, "<isobar:weld>\n<isobar:body>arm</isobar:body>" SLAB "</isobar:weld>"),
              ISO_ERR_INVALID, "<isobar:weld>", "holds no vertex");
-  load_fails(beam_scene("e3.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
+  test_load_fails_at(beam_scene("e3.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
                         "<mesh><uri>x.obj</uri></mesh></geometry></isobar:weld>"),
              ISO_ERR_UNSUPPORTED, "x.obj", "<mesh> is not supported");
-  load_fails(beam_scene("e4.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
+  test_load_fails_at(beam_scene("e4.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
                         "<plane><normal>0 0 1</normal></plane></geometry></isobar:weld>"),
              ISO_ERR_UNSUPPORTED, "<plane>", "<plane> is not supported");
-  load_fails(beam_scene("e5.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body><pose>0 0 1 0 0 0</pose>"
+  test_load_fails_at(beam_scene("e5.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body><pose>0 0 1 0 0 0</pose>"
                         SLAB "</isobar:weld>"),
              ISO_ERR_INVALID, "<isobar:weld>", "holds no vertex");
-  load_fails(beam_scene("e6.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body></isobar:weld>"),
+  test_load_fails_at(beam_scene("e6.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body></isobar:weld>"),
              ISO_ERR_PARSE, "<isobar:weld>", "needs a <geometry>");
-  load_fails(beam_scene("e7.sdf", free_handle, "<isobar:weld>\n" SLAB "</isobar:weld>"), ISO_ERR_PARSE,
+  test_load_fails_at(beam_scene("e7.sdf", free_handle, "<isobar:weld>\n" SLAB "</isobar:weld>"), ISO_ERR_PARSE,
              "<isobar:weld>", "needs an <isobar:body>");
-  load_fails(beam_scene("e8.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
+  test_load_fails_at(beam_scene("e8.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n<geometry>"
                         "<!-- empty --></geometry></isobar:weld>"),
              ISO_ERR_PARSE, "<!-- empty -->", "has no shape");
-  load_fails(beam_scene("e9.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n"
+  test_load_fails_at(beam_scene("e9.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n"
                         "<pose relative_to=\"beam\">0 0 0 0 0 0</pose>" SLAB "</isobar:weld>"),
              ISO_ERR_UNSUPPORTED, "relative_to=", "relative_to is not supported");
-  load_fails(beam_scene("e10.sdf", free_handle, "<isobar:weld>\n<isobar:body>beam</isobar:body>" SLAB "</isobar:weld>"),
+  test_load_fails_at(beam_scene("e10.sdf", free_handle, "<isobar:weld>\n<isobar:body>beam</isobar:body>" SLAB "</isobar:weld>"),
              ISO_ERR_UNSUPPORTED, "<isobar:body>beam", "'beam' is a deformable link");
   /* negative sizes: the API's check, located */
-  load_fails(beam_scene("e11.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body><geometry><sphere>"
+  test_load_fails_at(beam_scene("e11.sdf", free_handle, "<isobar:weld>\n<isobar:body>handle</isobar:body><geometry><sphere>"
                         "<radius>-1</radius></sphere></geometry></isobar:weld>"),
              ISO_ERR_INVALID, "<isobar:weld>", "sizes >= 0");
 }
@@ -221,14 +209,14 @@ Test(scene_weld, errors_name_the_line) {
  * the report, since ignoring it would silently weld nothing. */
 Test(scene_weld, misplaced_elements_are_errors) {
   const char *free_handle = FREE_LINK("handle", "0 0 0.5 0 0 0");
-  load_fails(beam_scene("m1.sdf", free_handle, "<isobar:wled>\n<isobar:body>handle</isobar:body>" SLAB "</isobar:wled>"),
+  test_load_fails_at(beam_scene("m1.sdf", free_handle, "<isobar:wled>\n<isobar:body>handle</isobar:body>" SLAB "</isobar:wled>"),
              ISO_ERR_INVALID, "<isobar:wled>", "<isobar:wled> does not belong in <link>");
-  load_fails(beam_scene("m2.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n"
+  test_load_fails_at(beam_scene("m2.sdf", free_handle, "<isobar:weld><isobar:body>handle</isobar:body>\n"
                         "<isobar:size>1</isobar:size>" SLAB "</isobar:weld>"),
              ISO_ERR_INVALID, "<isobar:size>", "does not belong in <isobar:weld>");
   const char *rigid = "<link name=\"handle\"><inertial><mass>1</mass></inertial>\n<isobar:weld>"
                       "<isobar:body>world</isobar:body>" SLAB "</isobar:weld></link>";
-  load_fails(beam_scene("m3.sdf", rigid, ""), ISO_ERR_INVALID, "<isobar:weld>", "belongs to a deformable link");
+  test_load_fails_at(beam_scene("m3.sdf", rigid, ""), ISO_ERR_INVALID, "<isobar:weld>", "belongs to a deformable link");
 }
 
 /* Without the xmlns:isobar declaration the prefix still reads, as drake: does (libxml2's

@@ -10,6 +10,7 @@
 
 #include "host/backend/cuda_api.h"
 #include "isobar/backend.h"
+#include "isobar/scene.h"
 
 uint64_t test_rng_u64(test_rng *r) {
   uint64_t z = (r->s += 0x9E3779B97F4A7C15ull);
@@ -118,4 +119,17 @@ const char *test_write_sdf(char *dir, int dir_len, const char *stem, const char 
   fprintf(f, "\n</sdf>\n");
   fclose(f);
   return p;
+}
+
+/* A scene load fails with `want`; its message names path:line (the first line holding `at`)
+ * and holds `needle`. */
+void test_load_fails_at(const char *path, isoStatus want, const char *at, const char *needle) {
+  isoModel *m = NULL;
+  isoStatus st = iso_scene_load(path, NULL, &m, NULL);
+  cr_assert_eq(st, want, "%s: got %s: %s", path, iso_status_string(st), iso_last_error());
+  cr_assert_null(m);
+  char where[800];
+  snprintf(where, sizeof where, "%s:%d:", path, test_line_of(path, at));
+  cr_assert(strstr(iso_last_error(), where), "'%s' does not name '%s'", iso_last_error(), where);
+  cr_assert(strstr(iso_last_error(), needle), "'%s' lacks '%s'", iso_last_error(), needle);
 }

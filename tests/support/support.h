@@ -4,6 +4,8 @@
 
 #include <stdint.h>
 
+#include "isobar/scene.h"
+
 /* Deterministic pseudo-random numbers (splitmix64), so every failure reproduces. */
 typedef struct { uint64_t s; } test_rng;
 uint64_t test_rng_u64(test_rng *r);
@@ -30,6 +32,10 @@ const char *test_source_path(const char *rel);
 
 /* The 1-based number of the first line of `path` holding `needle` (the test fails if none). */
 int test_line_of(const char *path, const char *needle);
+
+/* A scene load fails with `want`; its message names path:line (the first line of `path` holding
+ * `at`) and holds `needle` (the test fails otherwise). */
+void test_load_fails_at(const char *path, isoStatus want, const char *at, const char *needle);
 
 /* 1 when a CUDA device is usable; otherwise 0 and a reason for the skip message. */
 int test_cuda_device(char *why, int why_len);
