@@ -23,6 +23,7 @@
   K(hs_count, collideArgs, 128)                \
   K(hs_scan, collideArgs, 128)                 \
   K(hs_emit, collideArgs, 128)                 \
+  K(hs_mid_world, collideArgs, 128)            \
   K(hs_narrow_world, collideArgs, 128)         \
   K(hs_narrow_count, collideArgs, 128)         \
   K(hs_list_scan, collideArgs, 128)            \

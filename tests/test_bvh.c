@@ -436,6 +436,58 @@ Test(bvh, pairs_tri_tet) { pairs_case(3, 3, 4, 1, 43); }
 Test(bvh, pairs_tet_tri) { pairs_case(4, 1, 3, 3, 44); }
 Test(bvh, pairs_tri_tri) { pairs_case(3, 3, 3, 2, 45); }
 
+/* A block of nx × ny × nz cubes of side h from the origin, each cut into the six tets around its
+ * main diagonal (each tet with its own copy of its vertices, as make_soup's). */
+static soup grid_soup(int nx, int ny, int nz, double h) {
+  static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+  soup s;
+  s.nper = 4;
+  s.nelem = 6 * nx * ny * nz;
+  s.nvert = 4 * s.nelem;
+  s.vert = (double *)xmalloc((size_t)s.nvert * 3 * sizeof(double));
+  s.idx = (int *)xmalloc((size_t)s.nvert * sizeof(int));
+  int e = 0;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k)
+        for (int t = 0; t < 6; ++t, ++e)
+          for (int c = 0; c < 4; ++c) {
+            const int corner = kuhn[t][c], v = 4 * e + c;
+            s.vert[3 * v] = h * (i + (corner & 1));
+            s.vert[3 * v + 1] = h * (j + ((corner >> 1) & 1));
+            s.vert[3 * v + 2] = h * (k + ((corner >> 2) & 1));
+            s.idx[v] = v;
+          }
+  return s;
+}
+
+/* Face to face: one block set on another, exactly touching or within round-off of it, turned by
+ * nothing, by round-off-sized angles and by real ones. Here element boxes touch along a whole
+ * plane, and the walk's cheaper test above the leaves (six face axes) must still emit exactly
+ * the element pairs the full test passes: check_pairs compares with the brute-force loop. */
+Test(bvh, pairs_face_to_face_blocks) {
+  soup sa = grid_soup(4, 4, 2, 0.125), sb = grid_soup(4, 4, 2, 0.125);
+  bvhHost A = soup_bvh(&sa, 1), B = soup_bvh(&sb, 1);
+  const double gaps[] = {0, 1e-16, -1e-16, 1e-13, -1e-13, 1e-9, -1e-9, 1e-3};
+  const double angles[] = {0, 1e-15, 1e-12, 1e-9, 1e-6, 0.3};
+  const double shifts[] = {0, 0.0625, 0.125};
+  test_rng r = {46};
+  int n_actual = 0, cases = 0;
+  for (int g = 0; g < 8; ++g)
+    for (int a = 0; a < 6; ++a)
+      for (int d = 0; d < 3; ++d) {
+        vec3 axis = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+        xform X = xf_make(quat_from_axis_angle(axis, angles[a]), v3(shifts[d], -shifts[d], 0.25 + gaps[g]));
+        check_pairs(&sa, &A, &sb, &B, X, &n_actual);
+        ++cases;
+      }
+  cr_assert_gt(n_actual, cases, "the blocks must overlap somewhere (%d intersecting pairs)", n_actual);
+  bvh_free(&A);
+  bvh_free(&B);
+  soup_free(&sa);
+  soup_free(&sb);
+}
+
 /* ---- tree against plane / half-space -------------------------------------------------------- */
 
 static void check_plane(const soup *s, const bvhHost *h, vec3 n_A, double d_A, int mode,

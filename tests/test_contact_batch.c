@@ -274,3 +274,57 @@ Test(contact_batch, cuda_surfaces_match_cpu) {
   iso_sim_destroy(c), iso_sim_destroy(g);
   iso_model_destroy(m);
 }
+
+/* The mid phase runs as one walk per world on the CPU and as count, scan and emit per (world,
+ * pair) on the GPU: at a capacity some worlds exceed, both flag the same worlds, report the
+ * same sizes needed and keep the same faces in the others. */
+Test(contact_batch, cuda_overflow_matches_cpu) {
+  test_require_cuda_device();
+  isoModel *m = tb_balls_and_brick();
+  const int N = 8;
+  isoSim *probe = sim(m, N, 1, 1, ISO_SURFACE_POLYGON);
+  place_all(probe, 0);
+  iso_sim_update_contact(probe);
+  int lo = 1 << 30, hi = 0;
+  for (int w = 0; w < N; ++w) {
+    int nc, nf;
+    iso_sim_get_overflow(probe, w, &nc, &nf, NULL);
+    if (nc > 0 && nc < lo) lo = nc;
+    if (nc > hi) hi = nc;
+  }
+  cr_assert_lt(lo, hi, "the worlds need different capacities (%d..%d)", lo, hi);
+  const int small = (lo + hi) / 2;
+  isoSim *c = sim(m, N, 2, small, ISO_SURFACE_POLYGON);
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = N;
+  sd.backend = ISO_BACKEND_CUDA;
+  sd.capacity.max_candidates = small;
+  sd.capacity.max_contacts = 4096;
+  isoSim *g = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
+  place_all(c, 0);
+  place_all(g, 0);
+  iso_sim_update_contact(c);
+  cr_assert_eq(iso_sim_update_contact(g), ISO_OK, "%s", iso_last_error());
+  uint32_t sc[N], sg[N];
+  iso_sim_get_status(c, iso_worlds_all(), sc);
+  iso_sim_get_status(g, iso_worlds_all(), sg);
+  int flagged = 0;
+  for (int w = 0; w < N; ++w) {
+    int ncc, nfc, ncg, nfg;
+    iso_sim_get_overflow(c, w, &ncc, &nfc, NULL);
+    iso_sim_get_overflow(g, w, &ncg, &nfg, NULL);
+    cr_assert_eq(sc[w], sg[w], "world %d: status %u on the CPU, %u on CUDA", w, sc[w], sg[w]);
+    cr_assert_eq(ncc, ncg, "world %d: candidates needed %d on the CPU, %d on CUDA", w, ncc, ncg);
+    flagged += (sc[w] & ISO_WORLD_OVERFLOW) != 0;
+    isoContactFace *fc, *fg;
+    int nc = faces(c, w, &fc), ng = faces(g, w, &fg);
+    cr_assert_eq(nc, ng, "world %d", w);
+    for (int k = 0; k < nc; ++k)
+      cr_assert(fc[k].element_m == fg[k].element_m && fc[k].element_n == fg[k].element_n, "world %d face %d", w, k);
+    free(fc), free(fg);
+  }
+  cr_assert(flagged > 0 && flagged < N, "some worlds overflow, some fit (%d of %d)", flagged, N);
+  iso_sim_destroy(c), iso_sim_destroy(g), iso_sim_destroy(probe);
+  iso_model_destroy(m);
+}

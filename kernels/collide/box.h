@@ -77,35 +77,41 @@ static inline ISO_HD void box_pad(const real lo[3], const real hi[3], real out_l
   }
 }
 
-/* Overlap of box a (corners in frame A) and box b (corners in frame B) with B posed in A by
- * `rel`: the 15-axis separating-axis test (3 face normals of a, 3 of b, 9 edge cross products)
- * in the form of Ericson, RTCD §4.4.1, and Drake's BoxesOverlap. Returns 1 on overlap. */
-static inline ISO_HD int box_overlap_rel(const real lo_a[3], const real hi_a[3],
-                                         const real lo_b[3], const real hi_b[3],
-                                         const boxRel *rel) {
-  real ea[3], eb[3], cb[3], t[3];
+/* The six face axes of the separating-axis test (a's three face normals, then b's): 1 when none
+ * separates the boxes. Leaves the half-widths ea, eb and the centre offset t (centre of b minus
+ * centre of a, in A) for box_sat_edges. On its own it is a conservative test: it never separates
+ * boxes the full test keeps, and misses only separations along an edge cross product, which
+ * exist only between boxes turned against each other (never when R_AB is near the identity). */
+static inline ISO_HD int box_sat_faces(const real lo_a[3], const real hi_a[3], const real lo_b[3],
+                                       const real hi_b[3], const boxRel *rel, real ea[3],
+                                       real eb[3], real t[3]) {
+  real cb[3];
   int i, j;
   for (i = 0; i < 3; ++i) {
     ea[i] = (real)0.5 * (hi_a[i] - lo_a[i]);
     eb[i] = (real)0.5 * (hi_b[i] - lo_b[i]);
     cb[i] = (real)0.5 * (lo_b[i] + hi_b[i]);
   }
-  /* t: centre of b minus centre of a, in A */
   for (i = 0; i < 3; ++i)
     t[i] = rel->R.m[i][0] * cb[0] + rel->R.m[i][1] * cb[1] + rel->R.m[i][2] * cb[2] +
            v3_get(rel->p, i) - (real)0.5 * (lo_a[i] + hi_a[i]);
-  /* a's face normals */
   for (i = 0; i < 3; ++i) {
     real rb = eb[0] * rel->absR.m[i][0] + eb[1] * rel->absR.m[i][1] + eb[2] * rel->absR.m[i][2];
     if (fabs(t[i]) > ea[i] + rb) return 0;
   }
-  /* b's face normals */
   for (j = 0; j < 3; ++j) {
     real ra = ea[0] * rel->absR.m[0][j] + ea[1] * rel->absR.m[1][j] + ea[2] * rel->absR.m[2][j];
     real tj = t[0] * rel->R.m[0][j] + t[1] * rel->R.m[1][j] + t[2] * rel->R.m[2][j];
     if (fabs(tj) > ra + eb[j]) return 0;
   }
-  /* edge cross products a_i × b_j */
+  return 1;
+}
+
+/* The nine edge cross products a_i × b_j, with ea, eb, t from box_sat_faces: 1 when none
+ * separates the boxes. */
+static inline ISO_HD int box_sat_edges(const real ea[3], const real eb[3], const real t[3],
+                                       const boxRel *rel) {
+  int i, j;
   for (i = 0; i < 3; ++i) {
     int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     for (j = 0; j < 3; ++j) {
@@ -116,6 +122,24 @@ static inline ISO_HD int box_overlap_rel(const real lo_a[3], const real hi_a[3],
     }
   }
   return 1;
+}
+
+/* Overlap of box a (corners in frame A) and box b (corners in frame B) with B posed in A by
+ * `rel`: the 15-axis separating-axis test (3 face normals of a, 3 of b, 9 edge cross products)
+ * in the form of Ericson, RTCD §4.4.1, and Drake's BoxesOverlap. Returns 1 on overlap. */
+static inline ISO_HD int box_overlap_rel(const real lo_a[3], const real hi_a[3],
+                                         const real lo_b[3], const real hi_b[3],
+                                         const boxRel *rel) {
+  real ea[3], eb[3], t[3];
+  return box_sat_faces(lo_a, hi_a, lo_b, hi_b, rel, ea, eb, t) && box_sat_edges(ea, eb, t, rel);
+}
+
+/* The face axes only (box_sat_faces): a cheaper, conservative box_overlap_rel. */
+static inline ISO_HD int box_overlap_rel_faces(const real lo_a[3], const real hi_a[3],
+                                               const real lo_b[3], const real hi_b[3],
+                                               const boxRel *rel) {
+  real ea[3], eb[3], t[3];
+  return box_sat_faces(lo_a, hi_a, lo_b, hi_b, rel, ea, eb, t);
 }
 
 /* box_overlap_rel for a single pair: box a in frame A, box b in frame B, X_AB the pose of B

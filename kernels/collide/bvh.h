@@ -35,6 +35,15 @@
  * traversal tests each element pair's boxes at the leaves, so candidate lists hold exactly
  * the element pairs whose (padded) boxes overlap and nothing the leaf grouping adds.
  *
+ * Node tests: a pair of leaves gets the full 15-axis test (box_overlap_rel), as do the element
+ * boxes inside multi-element leaves; a pair with an inner node gets only the six face axes
+ * (box_overlap_rel_faces), a conservative test at under half the cost. Most node pairs a walk
+ * meets overlap (their parents did), so a pair is mostly paid in full, and the nine edge axes
+ * rarely separate anything (never between near-aligned boxes: a stack, a thing resting on a
+ * floor). Skipping them above the leaves can only let more pairs descend, and a descendant of a
+ * separated pair is separated too (node boxes contain their children's bit for bit), so the
+ * emitted element pairs are the same: exactly those whose padded boxes pass the full test.
+ *
  * Traversal: an explicit stack (no recursion), depth-first, one node descended per step:
  * when both nodes of a pair are inner, the one with the larger box (sum of edge lengths, ties:
  * A) is split; its first child is visited first. A path takes at most depth_A + depth_B
@@ -134,9 +143,13 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     ib = sb[sp];
     na = A.node + ia;
     nb = B.node + ib;
-    if (!box_overlap_rel(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue;
     la = bvh_is_leaf(na);
     lb = bvh_is_leaf(nb);
+    if (la && lb) {
+      if (!box_overlap_rel(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue;
+    } else if (!box_overlap_rel_faces(na->lo, na->hi, nb->lo, nb->hi, &rel)) {
+      continue;
+    }
     if (la && lb) {
       int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
       int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);

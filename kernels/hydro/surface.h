@@ -203,6 +203,39 @@ static inline ISO_HD void hs_emit_item(const hydroDev *H, const hydroWork *W, in
   hs_pair_walk(H, W, world, p, hs_cand(W, world, 0) + at, hs_cand(W, world, 1) + at, c);
 }
 
+/* ---- count, scan and emit in one walk: item world (the CPU's mid phase) ----------------------- */
+/* The three items above walk every pair twice: once to count, once to write at the scanned
+ * offset, so that pairs can run on different threads. One thread holding a whole world walks
+ * each pair once and writes at the running count, leaving exactly what count, scan and emit
+ * leave: the same pair counts, offsets, totals, status flags and (when nothing overflows) the
+ * same candidates in the same slots. On an overflow the candidates that fit are written, but
+ * cand_total is 0 as after the scan, so nothing reads them. */
+static inline ISO_HD void hs_mid_world(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
+  long base = (long)world * H->npair;
+  if (status[world] & ISO_WORLD_FROZEN) { /* keep the sizes an overflow needed until reset */
+    for (int p = 0; p < H->npair; ++p) W->pair_count[base + p] = 0;
+    W->cand_total[world] = 0;
+    return;
+  }
+  int *ca = hs_cand(W, world, 0), *cb = hs_cand(W, world, 1);
+  long total = 0;
+  for (int p = 0; p < H->npair; ++p) {
+    const int at = (int)(total < W->max_cand ? total : W->max_cand);
+    int c = hs_pair_walk(H, W, world, p, ca + at, cb + at, W->max_cand - at);
+    if (c < 0) c = W->max_cand + 1; /* as hs_count_item: reported as an overflow */
+    W->pair_off[base + p] = at;
+    W->pair_count[base + p] = c;
+    total += c;
+  }
+  W->cand_needed[world] = total > 2147483647L ? 2147483647 : (int)total;
+  if (total > W->max_cand) {
+    W->cand_total[world] = 0;
+    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+  } else {
+    W->cand_total[world] = (int)total;
+  }
+}
+
 /* The pair of candidate s: the last pair whose scanned offset is <= s (pairs without
  * candidates share their successor's offset, and the last of equals is the one that has s). */
 static inline ISO_HD int hs_cand_pair(const hydroDev *H, const hydroWork *W, int world, int s) {

@@ -41,6 +41,9 @@ static inline ISO_HD void hs_scan_item_at(const collideArgs *a, long i) { hs_sca
 static inline ISO_HD void hs_emit_item_at(const collideArgs *a, long i) {
   hs_emit_item(&a->H, &a->W, (int)(i / a->H.npair), (int)(i % a->H.npair));
 }
+/* i = world: count, scan and emit of all its pairs in one walk each (the CPU's mid phase; the
+ * same candidates as the three passes above) */
+static inline ISO_HD void hs_mid_world_item_at(const collideArgs *a, long i) { hs_mid_world(&a->H, &a->W, (int)i, a->status); }
 /* i = world: its candidates one after another, each polygon computed once (the CPU's narrow
  * phase; the same list as the three GPU passes below) */
 static inline ISO_HD void hs_narrow_world_item_at(const collideArgs *a, long i) {
