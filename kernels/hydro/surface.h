@@ -280,32 +280,59 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
 
-/* The polygon of element ea of M and eb of N for pair p, with the geometries at X_WM, X_WN
- * and moduli Em, En; 0 when they make none. The queries call it too, to rebuild a face's
- * polygon from its record. */
-static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
-                                         real En, hydroFace *f) {
+/* A compliant tet in the world (its vertices and its scaled field), kept by the CPU's narrow
+ * phase for the next candidate: the walk emits a leaf's element against the other tree's
+ * leaves one after another, so consecutive candidates often share a tet. The kept values are
+ * the ones the same calls would make again (same geometry, element, pose and modulus within a
+ * world's step), so faces do not change by a bit. geom = -1: empty. */
+typedef struct hsTetCache {
+  int geom, elem;
+  vec3 t[4], g;
+  real c;
+} hsTetCache;
+
+static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) { c->geom = -1; c->elem = -1; }
+
+/* Tet e of geometry `geom` (asset, pose X, modulus E) in the world: from the cache when it holds
+ * it, else computed and kept there; c may be NULL (nothing kept). */
+static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, hsTetCache *c, vec3 t[4],
+                                     vec3 *g, real *cc) {
+  const int asset = H->geom_asset[geom];
+  if (c && c->geom == geom && c->elem == e) {
+    for (int k = 0; k < 4; ++k) t[k] = c->t[k];
+    *g = c->g;
+    *cc = c->c;
+    return;
+  }
+  hs_tet_world(H, asset, e, X, t, (real *)0, E);
+  hs_tet_field(H, asset, e, X, E, g, cc);
+  if (c) {
+    c->geom = geom, c->elem = e;
+    for (int k = 0; k < 4; ++k) c->t[k] = t[k];
+    c->g = *g;
+    c->c = *cc;
+  }
+}
+
+/* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL). */
+static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN,
+                                                real Em, real En, hsTetCache *cm, hsTetCache *cn, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   int ok = 0;
   vec3 tm[4], tn[4], tri[3], gm, gn, nrm, nW;
-  real cm, cn, pm[4], dW;
+  real cmv, cnv, pm[4], dW;
   if (kind == HS_PAIR_CC) {
-    const int am = H->geom_asset[m], an = H->geom_asset[n];
-    hs_tet_world(H, am, ea, X_WM, tm, (real *)0, Em);
-    hs_tet_world(H, an, eb, X_WN, tn, (real *)0, En);
-    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
-    hs_tet_field(H, an, eb, X_WN, En, &gn, &cn);
-    ok = hydro_tet_tet(tm, gm, cm, tn, gn, cn, f);
+    hs_tet_get(H, m, ea, X_WM, Em, cm, tm, &gm, &cmv);
+    hs_tet_get(H, n, eb, X_WN, En, cn, tn, &gn, &cnv);
+    ok = hydro_tet_tet(tm, gm, cmv, tn, gn, cnv, f);
   } else if (kind == HS_PAIR_RC) {
-    const int am = H->geom_asset[m];
-    hs_tet_world(H, am, ea, X_WM, tm, (real *)0, Em);
-    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
+    hs_tet_get(H, m, ea, X_WM, Em, cm, tm, &gm, &cmv);
     hs_tri_world(H, H->geom_asset[n], eb, X_WN, tri, &nrm);
-    ok = hydro_tri_tet(tri, nrm, tm, gm, cm, f);
+    ok = hydro_tri_tet(tri, nrm, tm, gm, cmv, f);
   } else if (kind == HS_PAIR_HC) {
     const int am = H->geom_asset[m];
     hs_tet_world(H, am, ea, X_WM, tm, pm, Em);
-    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cm);
+    hs_tet_field(H, am, ea, X_WM, Em, &gm, &cmv);
     hs_halfspace(X_WN, &nW, &dW);
     ok = hydro_tet_halfspace(tm, pm, gm, nW, dW, f);
   } else if (kind == HS_PAIR_RS) {
@@ -320,15 +347,30 @@ static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int e
   return ok;
 }
 
-/* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
-static inline ISO_HD int hs_narrow_face(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
-                                        hydroFace *f) {
+/* The polygon of element ea of M and eb of N for pair p, with the geometries at X_WM, X_WN
+ * and moduli Em, En; 0 when they make none. The queries call it too, to rebuild a face's
+ * polygon from its record. */
+static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
+                                         real En, hydroFace *f) {
+  return hs_face_compute_cached(H, p, ea, eb, X_WM, X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0, f);
+}
+
+/* Candidate s of a world: its pair and its polygon; 0 when it makes none. cm, cn: tet caches
+ * (hs_face_compute_cached), or NULL. */
+static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
+                                               hsTetCache *cm, hsTetCache *cn, hydroFace *f) {
   const int p = hs_cand_pair(H, W, world, s);
   const int m = H->pair_m[p], n = H->pair_n[p];
   *pair = p;
-  return hs_face_compute(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s], W->X_WG[(long)world * H->ngeom + m],
-                         W->X_WG[(long)world * H->ngeom + n], *wf_at(H->geom_E, world, m, 1),
-                         *wf_at(H->geom_E, world, n, 1), f);
+  return hs_face_compute_cached(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
+                                W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
+                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, f);
+}
+
+/* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
+static inline ISO_HD int hs_narrow_face(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
+                                        hydroFace *f) {
+  return hs_narrow_face_cached(H, W, world, s, pair, (hsTetCache *)0, (hsTetCache *)0, f);
 }
 
 /* Records a polygon makes: 1, or one per fan triangle. */
@@ -397,10 +439,13 @@ static inline ISO_HD void hs_list_close(const hydroWork *W, int world, long nf, 
 static inline ISO_HD void hs_narrow_world(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
+  hsTetCache cm, cn;
+  hs_tet_cache_reset(&cm);
+  hs_tet_cache_reset(&cn);
   for (int s = 0; s < W->cand_total[world]; ++s) {
     hydroFace f;
     int p;
-    if (!hs_narrow_face(H, W, world, s, &p, &f)) continue;
+    if (!hs_narrow_face_cached(H, W, world, s, &p, &cm, &cn, &f)) continue;
     if (nf < W->max_face) hs_face_emit(H, W, world, &f, p, (int)nf);
     nf += hs_face_parts(W, &f);
   }
