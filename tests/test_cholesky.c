@@ -6,6 +6,7 @@
 
 #include "host/backend/backend.h"
 #include "host/backend/linalg.h"
+#include "kernels/linalg/cholesky.h"
 #include "isobar/world_status.h"
 #include "support/support.h"
 
@@ -411,4 +412,69 @@ Test(cholesky, cuda_matches_cpu) {
   }
   backend_release(&bg);
   backend_release(&bc);
+}
+
+/* ---- the envelope variant (chol_factor_env, chol_solve_env) --------------------------------- */
+
+/* A random SPD matrix with the sparsity of a world's SAP Hessian: nb diagonal blocks of size bs
+ * (cliques), coupled where `couple` says (constraints between two cliques), diagonally
+ * dominant so it is SPD whatever the pattern. Column-major, the full square filled. */
+static void spd_blocks(test_rng *r, int nb, int bs, int (*couple)(int, int, test_rng *), double *A) {
+  const int n = nb * bs;
+  for (int i = 0; i < n * n; ++i) A[i] = 0;
+  for (int p = 0; p < nb; ++p)
+    for (int q = 0; q <= p; ++q) {
+      if (p != q && !couple(p, q, r)) continue;
+      for (int a = 0; a < bs; ++a)
+        for (int b = 0; b < bs; ++b) {
+          const int i = p * bs + a, j = q * bs + b;
+          if (j > i) continue;
+          const double x = test_rng_uniform(r, -1, 1);
+          A[i + (long)j * n] = A[j + (long)i * n] = x;
+        }
+    }
+  for (int i = 0; i < n; ++i) {
+    double s = 0;
+    for (int j = 0; j < n; ++j) s += fabs(A[i + (long)j * n]);
+    A[i + (long)i * n] = s + 1;
+  }
+}
+
+static int couple_chain(int p, int q, test_rng *r) { (void)r; return p - q == 1; }
+static int couple_all(int p, int q, test_rng *r) { (void)p, (void)q, (void)r; return 1; }
+static int couple_some(int p, int q, test_rng *r) { (void)p, (void)q; return test_rng_uniform(r, 0, 1) < 0.3; }
+static int couple_none(int p, int q, test_rng *r) { (void)p, (void)q, (void)r; return 0; }
+
+/* The envelope factor and solve give the dense ones' bits on chains (a stack, an arch), random
+ * couplings, full and block-diagonal matrices, and the same info on a matrix that is not SPD:
+ * every term they skip is an exact zero (kernels/linalg/cholesky.h). */
+Test(cholesky, envelope_variant_gives_the_dense_bits) {
+  int (*patterns[])(int, int, test_rng *) = {couple_chain, couple_all, couple_some, couple_none};
+  const int sizes[][2] = {{9, 27}, {5, 6}, {7, 5}, {1, 13}, {12, 3}, {3, 1}};
+  test_rng r = {2024};
+  for (int pi = 0; pi < 4; ++pi)
+    for (int si = 0; si < 6; ++si) {
+      const int nb = sizes[si][0], bs = sizes[si][1], n = nb * bs;
+      double *A = malloc(sizeof(double) * (size_t)n * n), *Ld = malloc(sizeof(double) * (size_t)n * n);
+      double *Le = malloc(sizeof(double) * (size_t)n * n), *bd = malloc(sizeof(double) * (size_t)n);
+      double *be = malloc(sizeof(double) * (size_t)n);
+      spd_blocks(&r, nb, bs, patterns[pi], A);
+      memcpy(Ld, A, sizeof(double) * (size_t)n * n);
+      memcpy(Le, A, sizeof(double) * (size_t)n * n);
+      for (int i = 0; i < n; ++i) bd[i] = be[i] = test_rng_uniform(&r, -1, 1);
+      cr_assert_eq(chol_factor(n, Ld), 0);
+      cr_assert_eq(chol_factor_env(n, Le), 0);
+      for (int j = 0; j < n; ++j)
+        cr_assert(test_same_bits(Ld + (long)j * n + j, Le + (long)j * n + j, n - j),
+                  "pattern %d, %d blocks of %d: column %d of L differs", pi, nb, bs, j);
+      chol_solve(n, Ld, bd);
+      chol_solve_env(n, Le, be);
+      cr_assert(test_same_bits(bd, be, n), "pattern %d, %d blocks of %d: solutions differ", pi, nb, bs);
+      /* not SPD: a negative pivot in the middle stops both at the same minor */
+      memcpy(Ld, A, sizeof(double) * (size_t)n * n);
+      Ld[(long)(n / 2) * n + n / 2] = -1;
+      memcpy(Le, Ld, sizeof(double) * (size_t)n * n);
+      cr_assert_eq(chol_factor_env(n, Le), chol_factor(n, Ld), "pattern %d, %d blocks of %d", pi, nb, bs);
+      free(A), free(Ld), free(Le), free(bd), free(be);
+    }
 }

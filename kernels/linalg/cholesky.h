@@ -87,4 +87,93 @@ static inline ISO_HD void chol_solve(int n, const real *ISO_RESTRICT L, real *IS
   }
 }
 
+/* ---- envelope (profile) variant -------------------------------------------------------------
+ * A world's SAP Hessian couples cliques only where constraints do: a stack, a chain of bodies,
+ * an arch of deformable blocks give block-banded matrices, where most of the dense factor's work
+ * multiplies zeros. Row i of L has its nonzeros from f_i on, f_i being the first nonzero column
+ * of row i of A (fill-in never leaves this envelope), so column k of L has them in rows
+ * k..last_k, last_k = max(k, max{i : f_i <= k}). chol_factor_env skips, for each column j, the
+ * columns k < f_j (L(j, k) = 0 exactly) and the rows below last_k; chol_solve_env the rows
+ * below last_j. Every term skipped is an exact zero that the dense loops would subtract in the
+ * same sequential chain, so both give chol_factor's and chol_solve's bits (up to the sign of an
+ * exact zero) at any sparsity, and cost the dense ones' on a full matrix plus an O(n²) scan.
+ *
+ * last_k is kept in the strict upper triangle, row 0, column k + 1 (k < n − 1), which the dense
+ * pair never reads: callers of the _env pair must not need that row (the SAP Hessian rebuilds
+ * all of H every iteration). Storing it there needs no workspace, on the GPU either. */
+static inline ISO_HD real *chol_env_last_slot(int n, real *A, int k) { return A + (long long)(k + 1) * n; }
+
+static inline ISO_HD int chol_env_last(int n, const real *A, int k) {
+  return k < n - 1 ? (int)A[(long long)(k + 1) * n] : n - 1;
+}
+
+/* The first nonzero column of row i of A's lower triangle (i for a row zero left of the diagonal). */
+static inline ISO_HD int chol_env_first(int n, const real *A, int i) {
+  int k = 0;
+  while (k < i && A[(long long)k * n + i] == (real)0) ++k;
+  return k;
+}
+
+/* chol_factor over the envelope; the same info. */
+static inline ISO_HD int chol_factor_env(int n, real *ISO_RESTRICT A) {
+  /* last_k: first the largest row starting at k, then a running maximum */
+  for (int k = 0; k < n - 1; ++k) *chol_env_last_slot(n, A, k) = (real)k;
+  for (int i = 1; i < n; ++i) {
+    const int f = chol_env_first(n, A, i);
+    if (f < n - 1 && (real)i > *chol_env_last_slot(n, A, f)) *chol_env_last_slot(n, A, f) = (real)i;
+  }
+  for (int k = 1; k < n - 1; ++k)
+    if (*chol_env_last_slot(n, A, k - 1) > *chol_env_last_slot(n, A, k))
+      *chol_env_last_slot(n, A, k) = *chol_env_last_slot(n, A, k - 1);
+  for (int j = 0; j < n; ++j) {
+    real *ISO_RESTRICT cj = A + (long long)j * n;
+    int k = chol_env_first(n, A, j);
+    for (; k + 3 < j; k += 4) {
+      const int end = chol_env_last(n, A, k + 3) + 1; /* last_k grows with k */
+      const real *ISO_RESTRICT c0 = A + (long long)k * n;
+      const real *ISO_RESTRICT c1 = c0 + n;
+      const real *ISO_RESTRICT c2 = c1 + n;
+      const real *ISO_RESTRICT c3 = c2 + n;
+      real t0 = c0[j], t1 = c1[j], t2 = c2[j], t3 = c3[j];
+      CHOL_SIMD
+      for (int i = j; i < end; ++i) cj[i] = cj[i] - c0[i] * t0 - c1[i] * t1 - c2[i] * t2 - c3[i] * t3;
+    }
+    for (; k < j; ++k) {
+      const int end = chol_env_last(n, A, k) + 1;
+      const real *ISO_RESTRICT c0 = A + (long long)k * n;
+      real t0 = c0[j];
+      CHOL_SIMD
+      for (int i = j; i < end; ++i) cj[i] -= c0[i] * t0;
+    }
+    real d = cj[j];
+    if (!(d > (real)0)) return j + 1;
+    d = sqrt(d);
+    cj[j] = d;
+    real inv = (real)1 / d;
+    const int end = chol_env_last(n, A, j) + 1;
+    CHOL_SIMD
+    for (int i = j + 1; i < end; ++i) cj[i] *= inv;
+  }
+  return 0;
+}
+
+/* chol_solve with L from chol_factor_env (info == 0). */
+static inline ISO_HD void chol_solve_env(int n, const real *ISO_RESTRICT L, real *ISO_RESTRICT b) {
+  for (int j = 0; j < n; ++j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    const int end = chol_env_last(n, L, j) + 1;
+    real y = b[j] / cj[j];
+    b[j] = y;
+    CHOL_SIMD
+    for (int i = j + 1; i < end; ++i) b[i] -= cj[i] * y;
+  }
+  for (int j = n - 1; j >= 0; --j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    const int end = chol_env_last(n, L, j) + 1;
+    real s = b[j];
+    for (int i = j + 1; i < end; ++i) s -= cj[i] * b[i];
+    b[j] = s / cj[j];
+  }
+}
+
 #endif
