@@ -230,3 +230,28 @@ Test(schur, empty_and_repeated_sets) {
   cr_assert_eq(bchol_schur(&f.v, f.L, 2, twice, 0, Z, S, work), 4);
   factored_free(&f);
 }
+
+/* bchol_unfactor gives T back from its factor, in vertex order: what a body whose every vertex
+ * is in contact uses as its Schur complement. Each entry is a sum of at most 3n products with
+ * |L_ik L_jk| <= sqrt(T_ii T_jj) <= max|T| (Cauchy–Schwarz on the rows of L), so the error is
+ * at most ~3n·eps·max|T| (twice that as the bound). */
+Test(schur, unfactor_gives_t_back) {
+  int nv, nt;
+  int *tet = fem_grid_mesh(3, 3, 2, &nv, &nt);
+  factored f;
+  factored_make(&f, tet, nv, nt, 11);
+  const int n3 = 3 * nv;
+  double *T = malloc(sizeof(double) * (size_t)n3 * n3);
+  bchol_unfactor(&f.v, f.L, T);
+  double err = 0, tmax = 0;
+  for (int c = 0; c < n3; ++c)
+    for (int r = 0; r < n3; ++r) {
+      tmax = fmax(tmax, fabs(f.T[r + (size_t)c * n3]));
+      if (r >= c) err = fmax(err, fabs(T[r + (size_t)c * n3] - f.T[r + (size_t)c * n3]));
+      else cr_assert_eq(T[r + (size_t)c * n3], 0.0, "the strict upper triangle is zero");
+    }
+  cr_assert_leq(err, 2 * 3 * n3 * 2.220446e-16 * tmax, "LL^T - T reaches %g (max |T| %g)", err, tmax);
+  cr_assert_gt(tmax, 0);
+  free(T);
+  factored_free(&f);
+}

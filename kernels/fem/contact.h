@@ -43,6 +43,7 @@
 #include "kernels/fem/contact_rec.h"
 #include "kernels/fem/detect.h"
 #include "kernels/fem/world.h"
+#include "kernels/linalg/block_chol.h"
 #include "kernels/linalg/cholesky.h"
 #include "kernels/sap/problem.h"
 
@@ -69,10 +70,19 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
       v[v0 + i] = s < np[d] ? F->vd[g] : 0;
     }
     if (m == 0) continue;
-    /* W = (T⁻¹)_pp column by column: one solve of T per participating DoF */
     const int *head = F->pat_head + (long)FEM_PAT_HEAD * d;
     const bcholView Vw = fem_body_view(head, F->pat + F->pat0[d]);
     const real *Lv = F->L + (long)w * F->nL + 9L * F->slot0[d];
+    if (m == 3 * nvert) {
+      /* every vertex participates: nothing to eliminate, S = T, given back by the factor at a
+       * fraction of the general path's 3n solves, dense factor and inverse (an arch's stone
+       * blocks: every vertex in contact). The slot of vertex i is i (ascending order). */
+      bchol_unfactor(&Vw, Lv, H);
+      for (int c = 0; c < m; ++c)
+        for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * H[(long)c * m + r];
+      continue;
+    }
+    /* W = (T⁻¹)_pp column by column: one solve of T per participating DoF */
     real *e = F->rhs + (long)w * F->ndv3 + 3L * V0, *work = F->work + (long)w * F->ndv3 + 3L * V0;
     for (int c = 0; c < m; ++c) {
       for (int i = 0; i < 3 * nvert; ++i) e[i] = 0;

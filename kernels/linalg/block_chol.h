@@ -208,4 +208,31 @@ static inline ISO_HD void bchol_solve(const bcholView *v, const real *ISO_RESTRI
   }
 }
 
+/* T back from its factor: T = Pᵀ(L Lᵀ)P, block (position r, position c) = Σ_k L_rk L_ckᵀ over the
+ * slots of each column k, written densely in the mesh's vertex order (3n × 3n, column-major,
+ * the lower triangle; the strict upper triangle is zeroed). For a body whose every vertex
+ * takes part in contact, T is its Schur complement (nothing to eliminate). Round-off: each
+ * entry is a fixed-order sum of at most 3n products of factor entries. */
+static inline ISO_HD void bchol_unfactor(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT T) {
+  const long m = 3L * v->n;
+  for (long i = 0; i < m * m; ++i) T[i] = 0;
+  for (int k = 0; k < v->n; ++k)
+    for (int sa = v->col_ptr[k]; sa < v->col_ptr[k + 1]; ++sa) {
+      const real *La = Lv + 9L * sa;
+      const int va = v->perm[v->row[sa]];
+      for (int sb = v->col_ptr[k]; sb <= sa; ++sb) {
+        const real *Lb = Lv + 9L * sb;
+        const int vb = v->perm[v->row[sb]];
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            if (sa == sb && j > i) continue; /* a diagonal block's product is symmetric: once */
+            const long r = 3L * va + i, c = 3L * vb + j;
+            const real t = La[3 * i] * Lb[3 * j] + La[3 * i + 1] * Lb[3 * j + 1] + La[3 * i + 2] * Lb[3 * j + 2];
+            if (r >= c) T[c * m + r] += t;
+            else T[r * m + c] += t;
+          }
+      }
+    }
+}
+
 #endif
