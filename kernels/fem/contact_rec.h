@@ -29,6 +29,7 @@ typedef struct femContact {
   int rbody;    /* the rigid side's body, −1 for the world */
   int cols[9];  /* the clique's columns of the block: 3·slot + axis of each vertex */
   real J[27];   /* the block, 3 rows [t_x, t_y, n] × 9, row-major: −b_k·R_WCᵀ per vertex */
+  real coef[3]; /* −b_k (0 for a held vertex): J's vertex k block is coef[k]·R_WCᵀ */
 } femContact;
 
 /* The Jacobian blocks of a deformable–deformable contact (kernels/fem/dd_contact.h's
@@ -37,6 +38,8 @@ typedef struct femContact {
 typedef struct femDDJac {
   int cols[2][12];
   real J[2][36];
+  real coef[2][4]; /* ∓b_k (0 for a held vertex): block q's vertex k block is coef[q][k]·R_WCᵀ */
+  real R[9];       /* R_WC, row-major */
 } femDDJac;
 
 #endif

@@ -324,6 +324,7 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
     for (int k = 0; k < 3; ++k) {
       const int s = slot[v0 + tv[k]];
       const real b = s >= 0 ? r->bary[k] : (real)0; /* a held vertex does not move */
+      r->coef[k] = -b;
       for (int ax = 0; ax < 3; ++ax) {
         r->cols[3 * k + ax] = 3 * (s >= 0 ? s : 0) + ax;
         for (int i = 0; i < 3; ++i) r->J[9 * i + 3 * k + ax] = -b * R.m[ax][i];
@@ -336,6 +337,8 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
     femDDJac *jl = a->ddj + (long)w * a->dd.max_con;
     for (int c = 0; c < a->dd.ncon[w]; ++c) {
       const mat3 R = sap_frame_from_z(v3_neg(dl[c].normal));
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) jl[c].R[3 * i + k] = R.m[i][k];
       for (int q = 0; q < 2; ++q) {
         const int body = q ? dl[c].body_b : dl[c].body_a, t = q ? dl[c].tet_b : dl[c].tet_a;
         const int *tv = F->tet + 4L * (F->tet0[body] + t), v0 = F->vert0[body];
@@ -343,6 +346,7 @@ static inline ISO_HD uint32_t fem_detect_world(const femSapArgs *a, int w) {
         for (int k = 0; k < 4; ++k) {
           const int s = slot[v0 + tv[k]];
           const real b = s >= 0 ? bary[k] : (real)0;
+          jl[c].coef[q][k] = sign * b;
           for (int ax = 0; ax < 3; ++ax) {
             jl[c].cols[q][3 * k + ax] = 3 * (s >= 0 ? s : 0) + ax;
             for (int i = 0; i < 3; ++i) jl[c].J[q][12 * i + 3 * k + ax] = sign * b * R.m[ax][i];

@@ -103,6 +103,8 @@ typedef struct sapJac {
   const real *Jd[2]; /* DENSE: the block in the world's pool; GATHER: its rows × ncols reals */
   const int *cols[2]; /* GATHER: the clique's columns of the block's columns; NULL otherwise */
   int ncols[2];
+  const real *coef[2]; /* GATHER of a point on vertices: its vertex k's 3 columns are
+                          coef[q][k]·R_WCᵀ (ncols/3 vertices); NULL: no such structure known */
 } sapJac;
 
 /* A right-handed frame whose z axis is n (unit); the tangents are any fixed function of n
@@ -131,6 +133,7 @@ static inline ISO_HD ISO_INLINE sapJac sap_jac_make(const sapCon *c, vec3 p_WC, 
   j.Jd[0] = j.Jd[1] = (const real *)0;
   j.cols[0] = j.cols[1] = (const int *)0;
   j.ncols[0] = j.ncols[1] = 0;
+  j.coef[0] = j.coef[1] = (const real *)0;
   return j;
 }
 
@@ -166,6 +169,8 @@ typedef struct sapConJ {
   const real *J[2]; /* block q: rows × (its clique's nv, or ncols[q] gathered columns) */
   const int *cols[2]; /* NULL, or the clique columns of a gather block's columns */
   int ncols[2];
+  const real *coef[2]; /* sapJac's: a gather block's vertex coefficients, or NULL */
+  mat3 R;              /* R_WC, read where coef is set */
 } sapConJ;
 
 /* The blocks of j, formed into storage[q] where j's kind is compact (see sap_block_get). */
@@ -177,7 +182,9 @@ static inline ISO_HD ISO_INLINE sapConJ sap_jac_blocks(const sapJac *j, real sto
     b.J[q] = j->clique[q] >= 0 ? sap_block_get(j, q, storage[q]) : (const real *)0;
     b.cols[q] = j->cols[q];
     b.ncols[q] = j->ncols[q];
+    b.coef[q] = j->clique[q] >= 0 ? j->coef[q] : (const real *)0;
   }
+  b.R = j->R_WC;
   return b;
 }
 
@@ -322,8 +329,88 @@ static inline ISO_HD void sap_cj_add_hessian_gather(const sapConJ *j, const sapC
   }
 }
 
+/* H += JᵀGJ for a 3-row constraint with at least one block of a point on vertices (coef[q] set:
+ * its vertex k's three columns are coef[q][k]·R_WCᵀ, a deformable contact's barycentric
+ * point). With Γ = R·G·Rᵀ, the block of vertices u (of p) and v (of q) is coef_p[u]·coef_q[v]·Γ
+ * (3 × 3); against a general block of q, column b of JᵀGJ is coef_p[u]·R·(G·J_q[:, b]). A
+ * deformable–deformable contact's 24 columns then cost Γ and one product per entry, where
+ * the general loop forms each entry as a 3-term dot product. Entries where row >= col only. */
+static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapClique *cl, const real *G, int nv,
+                                                   real *H) {
+  real RG[9], Gam[9], GRt[9];
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k) {
+      RG[3 * i + k] = j->R.m[i][0] * G[k] + j->R.m[i][1] * G[3 + k] + j->R.m[i][2] * G[6 + k];
+      GRt[3 * i + k] = G[3 * i] * j->R.m[k][0] + G[3 * i + 1] * j->R.m[k][1] + G[3 * i + 2] * j->R.m[k][2];
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int k = 0; k < 3; ++k)
+      Gam[3 * i + k] = RG[3 * i] * j->R.m[k][0] + RG[3 * i + 1] * j->R.m[k][1] + RG[3 * i + 2] * j->R.m[k][2];
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    const int nq = j->cols[q] ? j->ncols[q] : cq->nv;
+    for (int p = 0; p < 2; ++p) {
+      if (j->clique[p] < 0) continue;
+      const sapClique *cp = cl + j->clique[p];
+      const int np = j->cols[p] ? j->ncols[p] : cp->nv;
+      if (j->coef[p] && j->coef[q]) { /* vertex blocks both sides: coef·coef·Γ */
+        for (int v = 0; v < nq / 3; ++v)
+          for (int u = 0; u < np / 3; ++u) {
+            const real cc = j->coef[p][u] * j->coef[q][v];
+            for (int k = 0; k < 3; ++k) {
+              const int col = cq->v0 + j->cols[q][3 * v + k];
+              for (int i = 0; i < 3; ++i) {
+                const int row = cp->v0 + j->cols[p][3 * u + i];
+                if (row >= col) H[(long)col * nv + row] += cc * Gam[3 * i + k];
+              }
+            }
+          }
+      } else if (j->coef[p]) { /* rows of vertices, a general column: coef_p[u]·R·(G·J_q[:, b]) */
+        for (int b = 0; b < nq; ++b) {
+          real gj[3], rg[3];
+          sap_gj_n(G, 3, j->J[q], nq, b, gj);
+          for (int i = 0; i < 3; ++i) rg[i] = j->R.m[i][0] * gj[0] + j->R.m[i][1] * gj[1] + j->R.m[i][2] * gj[2];
+          const int col = cq->v0 + (j->cols[q] ? j->cols[q][b] : b);
+          for (int u = 0; u < np / 3; ++u)
+            for (int i = 0; i < 3; ++i) {
+              const int row = cp->v0 + j->cols[p][3 * u + i];
+              if (row >= col) H[(long)col * nv + row] += j->coef[p][u] * rg[i];
+            }
+        }
+      } else if (j->coef[q]) { /* general rows, a column of vertex v: coef_q[v]·J_p[:, a]ᵀ·(G·Rᵀ)[:, k] */
+        for (int v = 0; v < nq / 3; ++v)
+          for (int k = 0; k < 3; ++k) {
+            const int col = cq->v0 + j->cols[q][3 * v + k];
+            for (int a = 0; a < np; ++a) {
+              const int row = cp->v0 + (j->cols[p] ? j->cols[p][a] : a);
+              if (row < col) continue;
+              const real t = j->J[p][a] * GRt[k] + j->J[p][np + a] * GRt[3 + k] + j->J[p][2 * np + a] * GRt[6 + k];
+              H[(long)col * nv + row] += j->coef[q][v] * t;
+            }
+          }
+      } else { /* general both sides */
+        for (int b = 0; b < nq; ++b) {
+          real gj[3];
+          sap_gj_n(G, 3, j->J[q], nq, b, gj);
+          const int col = cq->v0 + (j->cols[q] ? j->cols[q][b] : b);
+          for (int a = 0; a < np; ++a) {
+            const int row = cp->v0 + (j->cols[p] ? j->cols[p][a] : a);
+            if (row < col) continue;
+            H[(long)col * nv + row] += j->J[p][a] * gj[0] + j->J[p][np + a] * gj[1] + j->J[p][2 * np + a] * gj[2];
+          }
+        }
+      }
+    }
+  }
+}
+
 static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
   const int m = j->rows;
+  if (m == 3 && (j->coef[0] || j->coef[1])) {
+    sap_cj_add_hessian_vertex(j, cl, G, nv, H);
+    return;
+  }
   if (j->cols[0] || j->cols[1]) {
     sap_cj_add_hessian_gather(j, cl, G, nv, H);
     return;

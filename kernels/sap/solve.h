@@ -142,10 +142,11 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
   if (c->kind == SAP_CON_DEF_DD) { /* two gather blocks beside its record */
     const femDDJac *r = B->fem_ddj + (long)w * B->max_fem_dd + c->contact;
     j.rows = 3;
-    j.R_WC = m3_identity(), j.r[0] = j.r[1] = v3_zero(); /* unread by gather blocks */
+    j.R_WC = m3_from_rows(v3(r->R[0], r->R[1], r->R[2]), v3(r->R[3], r->R[4], r->R[5]), v3(r->R[6], r->R[7], r->R[8]));
+    j.r[0] = j.r[1] = v3_zero(); /* unread by gather blocks */
     for (int q = 0; q < 2; ++q) {
       j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = c->clique[q];
-      j.Jd[q] = r->J[q], j.cols[q] = r->cols[q], j.ncols[q] = 12;
+      j.Jd[q] = r->J[q], j.cols[q] = r->cols[q], j.ncols[q] = 12, j.coef[q] = r->coef[q];
     }
     return j;
   }
@@ -153,7 +154,7 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
     const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
     const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};
     j = sap_jac_make(c, r->point, r->normal, o);
-    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9, j.coef[0] = r->coef;
     if (c->block[1] == SAP_BLOCK_DENSE) /* a jointed body: its tree's block in the pool */
       j.Jd[1] = B->jpool + (long)w * B->max_jpool + B->con_jac[(long)w * B->max_con + (c - (B->con + (long)w * B->max_con))];
     return j;
@@ -168,6 +169,8 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
     j.Jd[0] = j.Jd[1] = (const real *)0;
     j.cols[0] = j.cols[1] = (const int *)0;
     j.ncols[0] = j.ncols[1] = 0;
+    j.coef[0] = j.coef[1] = (const real *)0;
+    j.R_WC = m3_identity(); /* unread by dense blocks */
   }
   if (c->block[0] == SAP_BLOCK_DENSE || c->block[1] == SAP_BLOCK_DENSE) {
     const long i = (long)(c - (B->con + (long)w * B->max_con));

@@ -146,6 +146,8 @@ static inline ISO_HD int sap_con_dofs(sapCon *c, int ci, int kind, int rows, con
   j.Jd[0] = j.Jd[1] = (const real *)0;
   j.cols[0] = j.cols[1] = (const int *)0;
   j.ncols[0] = j.ncols[1] = 0;
+  j.coef[0] = j.coef[1] = (const real *)0;
+  j.R_WC = m3_identity(); /* unread by dense blocks */
   for (int q = 0; q < 2; ++q) j.block[q] = c->block[q], j.clique[q] = c->clique[q];
   const int trees[2] = {tb, ta};
   for (int q = 0; q < 2; ++q) {
