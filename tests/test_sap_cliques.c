@@ -253,3 +253,38 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
       cr_assert_leq(err, 1e-14 * hmax, "case %d: structured and general differ by %g (max %g)", t, err, hmax);
     }
 }
+
+/* The Delassus estimate of a gather block (J diag(A)⁻¹ Jᵀ on the block's columns) against the
+ * sum written out: symmetric to the bit (its lower triangle is mirrored) and equal to 1e-14 of
+ * its largest entry (sums of 12 products of O(1) numbers, each divided by a diagonal in [1, 3]). */
+Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
+  test_rng r = {91};
+  const sapClique cl[2] = {{27, 0, 0}, {27, 27, 27 * 27}};
+  double A[2 * 27 * 27] = {0}, Jb[2][36];
+  int cols[2][12];
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < 27; ++k) A[cl[c].a0 + 28 * k] = test_rng_uniform(&r, 1, 3);
+  sapJac j;
+  j.rows = 3;
+  j.R_WC = m3_identity(), j.r[0] = j.r[1] = v3_zero();
+  for (int q = 0; q < 2; ++q) {
+    for (int k = 0; k < 12; ++k) cols[q][k] = (int)test_rng_uniform(&r, 0, 27 - 1e-9);
+    for (int i = 0; i < 36; ++i) Jb[q][i] = test_rng_uniform(&r, -1, 1);
+    j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = q;
+    j.Jd[q] = Jb[q], j.cols[q] = cols[q], j.ncols[q] = 12, j.coef[q] = (const double *)0;
+  }
+  double W[9];
+  sap_con_delassus_W(&j, cl, A, W);
+  double wmax = 0, err = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int k2 = 0; k2 < 3; ++k2) {
+      double s = 0;
+      for (int q = 0; q < 2; ++q)
+        for (int k = 0; k < 12; ++k) s += Jb[q][12 * i + k] * Jb[q][12 * k2 + k] / A[cl[q].a0 + 28 * cols[q][k]];
+      wmax = fmax(wmax, fabs(s));
+      err = fmax(err, fabs(W[3 * i + k2] - s));
+      cr_assert(W[3 * i + k2] == W[3 * k2 + i], "W is symmetric to the bit");
+    }
+  cr_assert_gt(wmax, 0);
+  cr_assert_leq(err, 1e-14 * wmax, "W differs from J diag(A)^-1 J^T by %g (max %g)", err, wmax);
+}

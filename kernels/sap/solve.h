@@ -298,12 +298,21 @@ static inline ISO_HD void sap_work_begin(const sapBatch *B, int w, sapWorkCon *w
 /* Iteration, part 1: evaluate, test convergence, assemble H and −∇ℓ for the batched solve.
  * ws: NULL, or the world's workspace (sap_work_begin), whose J·v is at v; the gradient pass keeps
  * G there for the Hessian. */
+static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkCon *ws, int identity_when_done);
+
 static inline ISO_HD void sap_newton_begin_ws(const sapBatch *B, int w, sapWorkCon *ws) {
+  sap_newton_begin_at(B, w, ws, 1);
+}
+
+/* sap_newton_begin_ws; identity_when_done = 0 leaves H and rhs as they are when the world is
+ * done, for a caller that stops there instead of factoring every world (sap_solve_world): an
+ * identity of nv² reals written for nothing is a world's largest memory traffic. */
+static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkCon *ws, int identity_when_done) {
   sapStats *st = B->stats + w;
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
   if (st->done) {
-    sap_identity_system(nv, H, rhs);
+    if (identity_when_done) sap_identity_system(nv, H, rhs);
     return;
   }
   const real *v = B->v + (long)w * nv, *vs = B->vstar + (long)w * nv;
@@ -361,11 +370,18 @@ static inline ISO_HD void sap_newton_begin_ws(const sapBatch *B, int w, sapWorkC
     B->status[w] |= ISO_WORLD_NOT_CONVERGED | (B->set.freeze_on_failure ? ISO_WORLD_FROZEN : 0u);
   }
   if (st->done) {
-    sap_identity_system(nv, H, rhs);
+    if (identity_when_done) sap_identity_system(nv, H, rhs);
     return;
   }
-  /* H = A + Σ JᵀGJ, its lower triangle (what the Cholesky reads); the upper stays zero */
-  for (long i = 0; i < (long)nv * nv; ++i) H[i] = 0;
+  /* H = A + Σ JᵀGJ, its lower triangle (what the Cholesky reads). The strict upper triangle is
+   * zero from the allocation and the identity system on; only its row 0 is ever written (the
+   * envelope factor's scratch, chol_factor_env), so that row and the lower triangle are cleared,
+   * half the bytes of the whole square. */
+  for (int j = 0; j < nv; ++j) {
+    real *cj = H + (long)j * nv;
+    cj[0] = 0;
+    for (int i = j; i < nv; ++i) cj[i] = 0;
+  }
   for (int c = 0; c < ncl; ++c) {
     const int m = cl[c].nv, o = cl[c].v0;
     const real *Ab = A + cl[c].a0;
@@ -532,7 +548,7 @@ static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
   sapWorkCon *ws = B->work;
   if (ws && !B->stats[w].done) sap_work_begin(B, w, ws);
   for (int it = 0; it <= B->set.max_iterations && !B->stats[w].done; ++it) {
-    sap_newton_begin_ws(B, w, ws);
+    sap_newton_begin_at(B, w, ws, 0);
     if (B->stats[w].done) break;
     /* the envelope factor: the dense one's bits, without the zeros of cliques no constraint
      * couples (a stack, a chain, an arch of deformable blocks are block-banded) */
