@@ -93,8 +93,8 @@ static inline ISO_HD void chol_solve(int n, const real *ISO_RESTRICT L, real *IS
  * multiplies zeros. Row i of L has its nonzeros from f_i on, f_i being the first nonzero column
  * of row i of A (fill-in never leaves this envelope), so column k of L has them in rows
  * k..last_k, last_k = max(k, max{i : f_i <= k}). chol_factor_env skips, for each column j, the
- * columns k < f_j (L(j, k) = 0 exactly) and the rows below last_k; chol_solve_env the rows
- * below last_j. Every term skipped is an exact zero that the dense loops would subtract in the
+ * columns k whose last_k < j (so k < f_j: L(j, k) = 0 exactly) and the rows below last_k;
+ * chol_solve_env the rows below last_j. Every term skipped is an exact zero that the dense loops would subtract in the
  * same sequential chain, so both give chol_factor's and chol_solve's bits (up to the sign of an
  * exact zero) at any sparsity, and cost the dense ones' on a full matrix plus an O(n²) scan.
  *
@@ -107,27 +107,25 @@ static inline ISO_HD int chol_env_last(int n, const real *A, int k) {
   return k < n - 1 ? (int)A[(long long)(k + 1) * n] : n - 1;
 }
 
-/* The first nonzero column of row i of A's lower triangle (i for a row zero left of the diagonal). */
-static inline ISO_HD int chol_env_first(int n, const real *A, int i) {
-  int k = 0;
-  while (k < i && A[(long long)k * n + i] == (real)0) ++k;
-  return k;
-}
-
-/* chol_factor over the envelope; the same info. */
+/* chol_factor over the envelope; the same info. last_k = max(k, the lowest nonzero row of
+ * columns 0..k) (a row whose first nonzero is at or left of k has one in some column <= k), found
+ * by scanning each column up from the bottom: contiguous reads. Column j then takes updates from
+ * k0(j) = the first k with last_k >= j on: every column left of it has L(j, k) = 0, and since last_k
+ * grows with k, k0 only moves forward, so finding it costs O(n) in all. */
 static inline ISO_HD int chol_factor_env(int n, real *ISO_RESTRICT A) {
-  /* last_k: first the largest row starting at k, then a running maximum */
-  for (int k = 0; k < n - 1; ++k) *chol_env_last_slot(n, A, k) = (real)k;
-  for (int i = 1; i < n; ++i) {
-    const int f = chol_env_first(n, A, i);
-    if (f < n - 1 && (real)i > *chol_env_last_slot(n, A, f)) *chol_env_last_slot(n, A, f) = (real)i;
+  real run = 0;
+  for (int k = 0; k < n - 1; ++k) {
+    const real *ck = A + (long long)k * n;
+    int i = n - 1;
+    while (i > k && ck[i] == (real)0) --i;
+    if ((real)i > run) run = (real)i;
+    *chol_env_last_slot(n, A, k) = run;
   }
-  for (int k = 1; k < n - 1; ++k)
-    if (*chol_env_last_slot(n, A, k - 1) > *chol_env_last_slot(n, A, k))
-      *chol_env_last_slot(n, A, k) = *chol_env_last_slot(n, A, k - 1);
+  int k0 = 0;
   for (int j = 0; j < n; ++j) {
     real *ISO_RESTRICT cj = A + (long long)j * n;
-    int k = chol_env_first(n, A, j);
+    while (k0 < j && chol_env_last(n, A, k0) < j) ++k0;
+    int k = k0;
     for (; k + 3 < j; k += 4) {
       const int end = chol_env_last(n, A, k + 3) + 1; /* last_k grows with k */
       const real *ISO_RESTRICT c0 = A + (long long)k * n;
