@@ -282,7 +282,10 @@ int iso_sim_stage_count(void);
 const char *iso_sim_stage_name(int k);
 
 /* Seconds spent in each stage: out[k] for k < min(cap, iso_sim_stage_count()); *count receives
- * iso_sim_stage_count(). */
+ * iso_sim_stage_count(). A stage with no work in the sim's model (the deformable stages of a
+ * model without deformable bodies, "tactile" without pads, "contact forces" before the first
+ * view of body_contact_wrench, ...) is not timed and stays at 0 s: its clock reads would cost
+ * more than the stage. */
 isoStatus iso_sim_get_stage_times(const isoSim *sim, double *out, int cap, int *count);
 
 /* Set every stage's time to zero (e.g. after a warm-up). */
