@@ -478,3 +478,21 @@ Test(cholesky, envelope_variant_gives_the_dense_bits) {
       free(A), free(Ld), free(Le), free(bd), free(be);
     }
 }
+
+/* chol_solve_unit_tail gives rows c.. of (L Lᵀ)⁻¹ e_c with chol_solve's bits, for every c of a
+ * random SPD matrix (its rows above c are exact zeros in the forward solve, and the back solve's
+ * rows at and below c read only rows below them), and leaves the rows above c alone. */
+Test(cholesky, unit_tail_solve_gives_the_full_solve_bits) {
+  test_rng r = {404};
+  const int n = 23;
+  double A[23 * 23], x[23], y[23];
+  spd_random(&r, n, A);
+  cr_assert_eq(chol_factor(n, A), 0);
+  for (int c = 0; c < n; ++c) {
+    for (int i = 0; i < n; ++i) x[i] = i == c, y[i] = -7;
+    chol_solve(n, A, x);
+    chol_solve_unit_tail(n, A, c, y);
+    cr_assert(test_same_bits(x + c, y + c, n - c), "column %d: rows from %d differ", c, c);
+    for (int i = 0; i < c; ++i) cr_assert_eq(y[i], -7, "column %d: row %d above the tail written", c, i);
+  }
+}

@@ -45,6 +45,7 @@
 #include "kernels/fem/world.h"
 #include "kernels/linalg/block_chol.h"
 #include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/schur.h"
 #include "kernels/sap/problem.h"
 
 /* World w's deformable blocks of the SAP problem (after the rigid ones): each body's block of
@@ -82,19 +83,21 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
         for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * H[(long)c * m + r];
       continue;
     }
-    /* W = (T⁻¹)_pp column by column: one solve of T per participating DoF */
-    real *e = F->rhs + (long)w * F->ndv3 + 3L * V0, *work = F->work + (long)w * F->ndv3 + 3L * V0;
+    /* W = (T⁻¹)_pp column by column: T⁻¹'s column for participating DoF c is L⁻ᵀ(L⁻¹P e_c), and
+     * L⁻¹P e_c is nonzero only on the elimination-tree path above c's vertex, so the forward
+     * solve runs on that path alone (schur_forward_unit: the whole forward solve's bits, its
+     * exact zeros skipped); the back solve is whole, and W's rows are read in the factor's order */
+    real *work = F->work + (long)w * F->ndv3 + 3L * V0;
     for (int c = 0; c < m; ++c) {
-      for (int i = 0; i < 3 * nvert; ++i) e[i] = 0;
-      e[3 * pv[c / 3] + c % 3] = 1;
-      bchol_solve(&Vw, Lv, e, work);
-      for (int r = 0; r < m; ++r) H[(long)c * m + r] = e[3 * pv[r / 3] + r % 3];
+      schur_forward_unit(&Vw, Lv, Vw.iperm[pv[c / 3]], c % 3, work);
+      bchol_upper_solve(&Vw, Lv, work);
+      for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
     }
     if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;
-    /* S = W⁻¹, column by column; A = δt·S from its lower triangle, mirrored (exactly symmetric) */
+    /* S = W⁻¹, column by column, rows c.. only; A = δt·S from its lower triangle, mirrored
+     * (exactly symmetric) */
     for (int c = 0; c < m; ++c) {
-      for (int r = 0; r < m; ++r) rhs[r] = r == c ? (real)1 : (real)0;
-      chol_solve(m, H, rhs);
+      chol_solve_unit_tail(m, H, c, rhs);
       for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * rhs[r];
     }
   }

@@ -87,6 +87,27 @@ static inline ISO_HD void chol_solve(int n, const real *ISO_RESTRICT L, real *IS
   }
 }
 
+/* Rows c..n-1 of column c of (L Lᵀ)⁻¹ into b[c..n-1] (b[0..c) is left alone), with chol_solve's
+ * bits on e_c there: the forward solve's rows above c are exact zeros, and the back solve's row
+ * j reads only the rows below it. A whole inverse's lower triangle this way costs a third of n
+ * full solves. */
+static inline ISO_HD void chol_solve_unit_tail(int n, const real *ISO_RESTRICT L, int c, real *ISO_RESTRICT b) {
+  for (int i = c; i < n; ++i) b[i] = i == c ? (real)1 : (real)0;
+  for (int j = c; j < n; ++j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    real y = b[j] / cj[j];
+    b[j] = y;
+    CHOL_SIMD
+    for (int i = j + 1; i < n; ++i) b[i] -= cj[i] * y;
+  }
+  for (int j = n - 1; j >= c; --j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    real s = b[j];
+    for (int i = j + 1; i < n; ++i) s -= cj[i] * b[i];
+    b[j] = s / cj[j];
+  }
+}
+
 /* ---- envelope (profile) variant -------------------------------------------------------------
  * A world's SAP Hessian couples cliques only where constraints do: a stack, a chain of bodies,
  * an arch of deformable blocks give block-banded matrices, where most of the dense factor's work
