@@ -35,35 +35,55 @@
 #define CHOL_SIMD
 #endif
 
+/* Where chol_factor_env keeps last_k (see the envelope variant below): the strict upper triangle,
+ * row 0, column k + 1 (k < n − 1), which the dense pair never reads. */
+static inline ISO_HD real *chol_env_last_slot(int n, real *A, int k) { return A + (long long)(k + 1) * n; }
+
+static inline ISO_HD int chol_env_last(int n, const real *A, int k) {
+  return k < n - 1 ? (int)A[(long long)(k + 1) * n] : n - 1;
+}
+
+/* Column j of the left-looking factor: cj[j..] -= L[j.., k]·L[j, k] for k0 <= k < j, four
+ * columns per pass over column j, then its pivot and scale. With env, each column's rows end at
+ * its last_k (chol_factor_env); without, at n. Returns 0, or j + 1 when the pivot is not
+ * positive. */
+static inline ISO_HD int chol_column(int n, real *ISO_RESTRICT A, int j, int k0, int env) {
+  real *ISO_RESTRICT cj = A + (long long)j * n; /* column j */
+  int k = k0;
+  for (; k + 3 < j; k += 4) {
+    const int end = env ? chol_env_last(n, A, k + 3) + 1 : n; /* last_k grows with k */
+    const real *ISO_RESTRICT c0 = A + (long long)k * n;
+    const real *ISO_RESTRICT c1 = c0 + n;
+    const real *ISO_RESTRICT c2 = c1 + n;
+    const real *ISO_RESTRICT c3 = c2 + n;
+    real t0 = c0[j], t1 = c1[j], t2 = c2[j], t3 = c3[j];
+    CHOL_SIMD
+    for (int i = j; i < end; ++i) cj[i] = cj[i] - c0[i] * t0 - c1[i] * t1 - c2[i] * t2 - c3[i] * t3;
+  }
+  for (; k < j; ++k) {
+    const int end = env ? chol_env_last(n, A, k) + 1 : n;
+    const real *ISO_RESTRICT c0 = A + (long long)k * n;
+    real t0 = c0[j];
+    CHOL_SIMD
+    for (int i = j; i < end; ++i) cj[i] -= c0[i] * t0;
+  }
+  real d = cj[j];
+  /* !(d > 0) is also true for NaN: a NaN pivot is not positive (LAPACK checks DISNAN). */
+  if (!(d > (real)0)) return j + 1;
+  d = sqrt(d);
+  cj[j] = d;
+  real inv = (real)1 / d;
+  const int end = env ? chol_env_last(n, A, j) + 1 : n;
+  CHOL_SIMD
+  for (int i = j + 1; i < end; ++i) cj[i] *= inv;
+  return 0;
+}
+
 /* Factor A (n x n, column-major, lower) in place into L. Returns LAPACK-style info. */
 static inline ISO_HD int chol_factor(int n, real *ISO_RESTRICT A) {
   for (int j = 0; j < n; ++j) {
-    real *ISO_RESTRICT cj = A + (long long)j * n; /* column j */
-    int k = 0;
-    /* cj[j..n-1] -= L[j..n-1, k] * L[j, k] for k < j, four columns per pass over column j */
-    for (; k + 3 < j; k += 4) {
-      const real *ISO_RESTRICT c0 = A + (long long)k * n;
-      const real *ISO_RESTRICT c1 = c0 + n;
-      const real *ISO_RESTRICT c2 = c1 + n;
-      const real *ISO_RESTRICT c3 = c2 + n;
-      real t0 = c0[j], t1 = c1[j], t2 = c2[j], t3 = c3[j];
-      CHOL_SIMD
-      for (int i = j; i < n; ++i) cj[i] = cj[i] - c0[i] * t0 - c1[i] * t1 - c2[i] * t2 - c3[i] * t3;
-    }
-    for (; k < j; ++k) {
-      const real *ISO_RESTRICT c0 = A + (long long)k * n;
-      real t0 = c0[j];
-      CHOL_SIMD
-      for (int i = j; i < n; ++i) cj[i] -= c0[i] * t0;
-    }
-    real d = cj[j];
-    /* !(d > 0) is also true for NaN: a NaN pivot is not positive (LAPACK checks DISNAN). */
-    if (!(d > (real)0)) return j + 1;
-    d = sqrt(d);
-    cj[j] = d;
-    real inv = (real)1 / d;
-    CHOL_SIMD
-    for (int i = j + 1; i < n; ++i) cj[i] *= inv;
+    const int info = chol_column(n, A, j, 0, 0);
+    if (info) return info;
   }
   return 0;
 }
@@ -122,12 +142,6 @@ static inline ISO_HD void chol_solve_unit_tail(int n, const real *ISO_RESTRICT L
  * last_k is kept in the strict upper triangle, row 0, column k + 1 (k < n − 1), which the dense
  * pair never reads: callers of the _env pair must not need that row (the SAP Hessian rebuilds
  * all of H every iteration). Storing it there needs no workspace, on the GPU either. */
-static inline ISO_HD real *chol_env_last_slot(int n, real *A, int k) { return A + (long long)(k + 1) * n; }
-
-static inline ISO_HD int chol_env_last(int n, const real *A, int k) {
-  return k < n - 1 ? (int)A[(long long)(k + 1) * n] : n - 1;
-}
-
 /* chol_factor over the envelope; the same info. last_k = max(k, the lowest nonzero row of
  * columns 0..k) (a row whose first nonzero is at or left of k has one in some column <= k), found
  * by scanning each column up from the bottom: contiguous reads. Column j then takes updates from
@@ -144,34 +158,9 @@ static inline ISO_HD int chol_factor_env(int n, real *ISO_RESTRICT A) {
   }
   int k0 = 0;
   for (int j = 0; j < n; ++j) {
-    real *ISO_RESTRICT cj = A + (long long)j * n;
     while (k0 < j && chol_env_last(n, A, k0) < j) ++k0;
-    int k = k0;
-    for (; k + 3 < j; k += 4) {
-      const int end = chol_env_last(n, A, k + 3) + 1; /* last_k grows with k */
-      const real *ISO_RESTRICT c0 = A + (long long)k * n;
-      const real *ISO_RESTRICT c1 = c0 + n;
-      const real *ISO_RESTRICT c2 = c1 + n;
-      const real *ISO_RESTRICT c3 = c2 + n;
-      real t0 = c0[j], t1 = c1[j], t2 = c2[j], t3 = c3[j];
-      CHOL_SIMD
-      for (int i = j; i < end; ++i) cj[i] = cj[i] - c0[i] * t0 - c1[i] * t1 - c2[i] * t2 - c3[i] * t3;
-    }
-    for (; k < j; ++k) {
-      const int end = chol_env_last(n, A, k) + 1;
-      const real *ISO_RESTRICT c0 = A + (long long)k * n;
-      real t0 = c0[j];
-      CHOL_SIMD
-      for (int i = j; i < end; ++i) cj[i] -= c0[i] * t0;
-    }
-    real d = cj[j];
-    if (!(d > (real)0)) return j + 1;
-    d = sqrt(d);
-    cj[j] = d;
-    real inv = (real)1 / d;
-    const int end = chol_env_last(n, A, j) + 1;
-    CHOL_SIMD
-    for (int i = j + 1; i < end; ++i) cj[i] *= inv;
+    const int info = chol_column(n, A, j, k0, 1);
+    if (info) return info;
   }
   return 0;
 }
