@@ -25,6 +25,18 @@ static isoSim *sim(const isoModel *m, int worlds, int threads, int max_cand, iso
   return s;
 }
 
+/* The same sim on the CUDA backend (polygons). */
+static isoSim *cuda_sim(const isoModel *m, int worlds, int max_cand) {
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = worlds;
+  sd.backend = ISO_BACKEND_CUDA;
+  sd.capacity.max_candidates = max_cand;
+  sd.capacity.max_contacts = 4096;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
 static void world_state(int w, double q[21]) {
   test_rng r = {1000 + (uint64_t)w};
   for (int b = 0; b < 3; ++b) {
@@ -235,13 +247,7 @@ Test(contact_batch, cuda_surfaces_match_cpu) {
   isoModel *m = tb_balls_and_brick();
   const int N = 16;
   isoSim *c = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = N;
-  sd.backend = ISO_BACKEND_CUDA;
-  sd.capacity.max_candidates = 1 << 14;
-  sd.capacity.max_contacts = 4096;
-  isoSim *g = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
+  isoSim *g = cuda_sim(m, N, 1 << 14);
   place_all(c, 0);
   place_all(g, 0);
   iso_sim_update_contact(c);
@@ -295,13 +301,7 @@ Test(contact_batch, cuda_overflow_matches_cpu) {
   cr_assert_lt(lo, hi, "the worlds need different capacities (%d..%d)", lo, hi);
   const int small = (lo + hi) / 2;
   isoSim *c = sim(m, N, 2, small, ISO_SURFACE_POLYGON);
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = N;
-  sd.backend = ISO_BACKEND_CUDA;
-  sd.capacity.max_candidates = small;
-  sd.capacity.max_contacts = 4096;
-  isoSim *g = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &g), ISO_OK, "%s", iso_last_error());
+  isoSim *g = cuda_sim(m, N, small);
   place_all(c, 0);
   place_all(g, 0);
   iso_sim_update_contact(c);

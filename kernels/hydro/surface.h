@@ -173,6 +173,18 @@ static inline ISO_HD void hs_count_item(const hydroDev *H, const hydroWork *W, i
   W->pair_count[(long)world * H->npair + p] = c < 0 ? W->max_cand + 1 : c;
 }
 
+/* A world's candidate total after its pairs are counted: the size it needed, and the world frozen
+ * with an overflow (no candidate to read) when that exceeds the capacity. */
+static inline ISO_HD void hs_cand_close(const hydroWork *W, int world, long total, uint32_t *status) {
+  W->cand_needed[world] = total > 2147483647L ? 2147483647 : (int)total;
+  if (total > W->max_cand) {
+    W->cand_total[world] = 0;
+    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
+  } else {
+    W->cand_total[world] = (int)total;
+  }
+}
+
 /* ---- scan: item world ------------------------------------------------------------------------ */
 static inline ISO_HD void hs_scan_item(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
   long base = (long)world * H->npair;
@@ -185,13 +197,7 @@ static inline ISO_HD void hs_scan_item(const hydroDev *H, const hydroWork *W, in
     W->pair_off[base + p] = (int)(total < W->max_cand ? total : W->max_cand);
     total += W->pair_count[base + p];
   }
-  W->cand_needed[world] = total > 2147483647L ? 2147483647 : (int)total;
-  if (total > W->max_cand) {
-    W->cand_total[world] = 0;
-    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
-  } else {
-    W->cand_total[world] = (int)total;
-  }
+  hs_cand_close(W, world, total, status);
 }
 
 /* ---- emit: item (world, pair) -------------------------------------------------------------- */
@@ -227,13 +233,7 @@ static inline ISO_HD void hs_mid_world(const hydroDev *H, const hydroWork *W, in
     W->pair_count[base + p] = c;
     total += c;
   }
-  W->cand_needed[world] = total > 2147483647L ? 2147483647 : (int)total;
-  if (total > W->max_cand) {
-    W->cand_total[world] = 0;
-    status[world] |= ISO_WORLD_OVERFLOW | ISO_WORLD_FROZEN;
-  } else {
-    W->cand_total[world] = (int)total;
-  }
+  hs_cand_close(W, world, total, status);
 }
 
 /* The pair of candidate s: the last pair whose scanned offset is <= s (pairs without
