@@ -3,6 +3,7 @@
  * rotations, each adding a couple of ulps. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "kernels/math/mat3.h"
 #include "kernels/math/polar.h"
@@ -209,4 +210,73 @@ Test(polar, inverted_F_keeps_a_proper_rotation) {
   /* −1 = (half turn about z) · diag(1, 1, −1): the inversion sits on one axis only */
   cr_assert(fabs(m3_trace(S) - 1) <= 8 * EPS, "trace S = %g", m3_trace(S));
   cr_assert(m3_maxdiff(m3_mul(R, S), m3_scale(m3_identity(), -1)) <= 8 * EPS);
+}
+
+/* U Vᵀ from m3_svd: the route m3_polar_rotation takes where Newton's iteration does not apply. */
+static mat3 svd_rotation(mat3 F) {
+  mat3 U, V;
+  vec3 s;
+  m3_svd(F, &U, &s, &V);
+  return m3_mul(U, m3_transpose(V));
+}
+
+/* F = Q·S0 with S0 symmetric positive definite of eigenvalues in [lo, hi], times scale. */
+static mat3 rand_stretched(test_rng *r, double lo, double hi, double scale, mat3 *Q) {
+  *Q = quat_to_m3(rand_quat(r));
+  mat3 P = quat_to_m3(rand_quat(r));
+  vec3 d = rand_v3(r, lo, hi);
+  mat3 S0 = m3_congruence(P, m3_diag(d));
+  return m3_scale(m3_mul(*Q, S0), scale);
+}
+
+Test(polar, newton_rotation_is_the_polar_factor) {
+  test_rng r = {7};
+  /* strains from a stiff element's (1e-6) to a squashed one's (eigenvalues 0.05..3, cond 60),
+   * scaled by 2^±40 and by non-powers of two (the iteration's first step takes the scale out) */
+  const double ranges[][2] = {{1 - 1e-6, 1 + 1e-6}, {0.999, 1.001}, {0.9, 1.1}, {0.5, 2}, {0.05, 3}};
+  const double scales[] = {1, 0x1p-40, 0x1p40, 3.7, 1e-3};
+  for (int c = 0; c < 5; ++c)
+    for (int s = 0; s < 5; ++s)
+      for (int k = 0; k < 200; ++k) {
+        mat3 Q, R;
+        mat3 F = rand_stretched(&r, ranges[c][0], ranges[c][1], scales[s], &Q);
+        cr_assert(m3_polar_rotation_newton(F, &R), "no convergence (range %d, scale %g)", c, scales[s]);
+        check_rotation(R, "newton");
+        /* the polar factor of a nonsingular F is unique: the exact Q to ~cond·ε (cond <= 60),
+         * and the SVD's U Vᵀ to as much */
+        cr_assert(m3_maxdiff(R, Q) <= 1e-13, "R - Q = %g (range %d)", m3_maxdiff(R, Q), c);
+        cr_assert(m3_maxdiff(R, svd_rotation(F)) <= 1e-13, "R - U Vᵀ = %g", m3_maxdiff(R, svd_rotation(F)));
+        /* RᵀF = S symmetric: its asymmetry is rounding of the product, 16 ε of |F| */
+        mat3 S = m3_mul(m3_transpose(R), F);
+        cr_assert(m3_maxdiff(S, m3_transpose(S)) <= 16 * EPS * m3_max_abs(F) * 3, "RᵀF not symmetric");
+        cr_assert(m3_maxdiff(m3_polar_rotation(F), R) == 0, "m3_polar_rotation takes the Newton route");
+      }
+}
+
+Test(polar, rotation_falls_back_to_the_svd_where_newton_does_not_apply) {
+  test_rng r = {11};
+  int inverted = 0;
+  for (int k = 0; k < 1000; ++k) {
+    mat3 F = rand_m3(&r, -1, 1), R;
+    if (m3_det(F) > 0) F = m3_set_col(F, k % 3, v3_neg(m3_col(F, k % 3)));
+    if (!(m3_det(F) < 0)) continue;
+    ++inverted;
+    cr_assert(!m3_polar_rotation_newton(F, &R), "an inverted F is not for Newton's iteration");
+    cr_assert(m3_maxdiff(m3_polar_rotation(F), svd_rotation(F)) == 0, "inverted: the SVD's rotation, bit for bit");
+  }
+  cr_assert(inverted > 900);
+  /* nearly singular (a flat element), singular, zero, not finite, out of range for the squares */
+  mat3 Q;
+  mat3 flat = m3_mul(rand_stretched(&r, 0.5, 2, 1, &Q), m3_diag(v3(1, 1, 1e-5)));
+  const mat3 cases[] = {flat, m3_diag(v3(1, 1, 0)), m3_zero(), m3_diag(v3(1, NAN, 1)),
+                        m3_diag(v3(1e120, 1e120, 1e120)), m3_diag(v3(1e-120, 1e-120, 1e-120))};
+  for (int c = 0; c < 6; ++c) {
+    mat3 R;
+    cr_assert(!m3_polar_rotation_newton(cases[c], &R), "case %d is not for Newton's iteration", c);
+    mat3 a = m3_polar_rotation(cases[c]), b = svd_rotation(cases[c]);
+    cr_assert(memcmp(&a, &b, sizeof a) == 0, "case %d: the SVD's rotation, bit for bit", c);
+  }
+  /* the huge and tiny conformal ones still come out as the identity */
+  cr_assert(m3_maxdiff(m3_polar_rotation(cases[4]), m3_identity()) == 0);
+  cr_assert(m3_maxdiff(m3_polar_rotation(cases[5]), m3_identity()) == 0);
 }

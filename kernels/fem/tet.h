@@ -102,15 +102,12 @@ static inline ISO_HD mat3 fem_tet_F(const femTetRest *r, const real x[12]) {
   return F;
 }
 
-/* R0, the rotation of the polar decomposition of the previous step's F0 (§6.2). m3_svd keeps
- * U and V proper and puts an inversion's sign on the smallest singular value, so R0 = U Vᵀ
- * has det +1: the same R0 as Drake's flip of U's last column when det(U Vᵀ) < 0. */
-static inline ISO_HD mat3 fem_corot_R0(mat3 F0) {
-  mat3 U, V;
-  vec3 s;
-  m3_svd(F0, &U, &s, &V);
-  return m3_mul(U, m3_transpose(V));
-}
+/* R0, the rotation of the polar decomposition of the previous step's F0 (§6.2), by
+ * m3_polar_rotation: Newton's iteration for the common element (det F0 > 0, well shaped), else
+ * m3_svd, which keeps U and V proper and puts an inversion's sign on the smallest singular
+ * value, so R0 = U Vᵀ has det +1: the same R0 as Drake's flip of U's last column when
+ * det(U Vᵀ) < 0. */
+static inline ISO_HD mat3 fem_corot_R0(mat3 F0) { return m3_polar_rotation(F0); }
 
 /* The corotated linear strain ε = ½(R0ᵀF + FᵀR0) − I (symmetric by construction). */
 static inline ISO_HD mat3 fem_corot_strain(mat3 F, mat3 R0) {
