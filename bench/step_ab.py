@@ -6,7 +6,8 @@ short window (µs per world-step, and the two-thread speed-up), alternating the 
 within each repetition so a busy host slows both alike. Medians over the repetitions; the
 spread (max/min of the repetitions of one binary) is reported as the noise.
 
-Usage: python3 bench/step_ab.py BEFORE_BIN AFTER_BIN [reps] > table.md
+Usage: python3 bench/step_ab.py BEFORE_BIN AFTER_BIN [reps] [rigid|deformable] > table.md
+(the deformable set runs its N-world case at 256 worlds)
 (bench/step_ab.sh builds both binaries from two revisions and calls this.)
 """
 import json
@@ -16,7 +17,7 @@ import sys
 
 ROOT = __file__.rsplit("/bench/", 1)[0]
 # key, file, steps at 1 world, steps at 4096 worlds, extra arguments
-SCENES = [
+RIGID = [
     ("box", "compliant_box_on_plane", 1000, 40, []),
     ("incline_below", "incline_below_friction", 1000, 40, []),
     ("incline_above", "incline_above_friction", 1000, 40, []),
@@ -25,6 +26,16 @@ SCENES = [
     ("coin", "coin_slide_spin", 1000, 3,
      ["--initial-velocity", "coin=0.5,0,0,0,0,40", "--max-contacts", "378"]),
     ("point", "point_contact", 1000, 100, []),
+]
+# the deformable compare scenes and the arch; at N worlds (NDEF, fewer: a ball's step is ms) a few
+# steps from the start
+NDEF = 256
+DEFORMABLE = [
+    ("soft beam", "soft_beam", 1000, 4, []),
+    ("soft ball", "soft_ball", 1000, 2, []),
+    ("soft grasp", "soft_pick", 300, 2,
+     ["--joint-target", "lift=0.1", "--joint-target", "left=0.04", "--joint-target", "right=0.04"]),
+    ("arch (stand)", "arch", 250, 2, []),
 ]
 
 
@@ -51,33 +62,37 @@ def free_bench(binary, worlds, threads):
 def main():
     before, after = sys.argv[1], sys.argv[2]
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    deformable = len(sys.argv) > 4 and sys.argv[4] == "deformable"
+    scenes, nw = (DEFORMABLE, NDEF) if deformable else (RIGID, 4096)
     bins = {"before": before, "after": after}
     cases = []
-    for key, f, s1, s4k, extra in SCENES:
-        cases += [(key, f, 1, 1, s1, extra), (key, f, 4096, 1, s4k, extra), (key, f, 4096, 2, s4k, extra)]
+    for key, f, s1, s4k, extra in scenes:
+        cases += [(key, f, 1, 1, s1, extra), (key, f, nw, 1, s4k, extra), (key, f, nw, 2, s4k, extra)]
     res = {(c[0], c[2], c[3], b): [] for c in cases for b in bins}
     for _ in range(reps):
         for key, f, w, t, s, extra in cases:
             for b, path in bins.items():
                 res[(key, w, t, b)].append(run(path, f, w, t, s, extra))
     free = {(b, t): [] for b in bins for t in (1, 2)}
-    for _ in range(reps):
+    for _ in range(0 if deformable else reps):
         for t in (1, 2):
             for b, path in bins.items():
                 free[(b, t)].append(free_bench(path, 16384, t))
     med = {k: statistics.median(v) for k, v in res.items()}
     noise = {k: max(v) / min(v) - 1 for k, v in res.items()}
-    print("| scene | 1 world, 1 thread: before → after µs | change | noise | 4096 worlds, 2 threads: before → after µs"
-          " | 2-thread speed-up at 4096: before → after |")
+    print(f"| scene | 1 world, 1 thread: before → after µs | change | noise | {nw} worlds, 2 threads: before → after µs"
+          f" | 2-thread speed-up at {nw}: before → after |")
     print("|---|---|---|---|---|---|")
-    for key, *_ in SCENES:
+    for key, *_ in scenes:
         b1, a1 = med[(key, 1, 1, "before")], med[(key, 1, 1, "after")]
         n1 = max(noise[(key, 1, 1, "before")], noise[(key, 1, 1, "after")])
-        b2, a2 = med[(key, 4096, 2, "before")], med[(key, 4096, 2, "after")]
-        sb = med[(key, 4096, 1, "before")] / b2
-        sa = med[(key, 4096, 1, "after")] / a2
+        b2, a2 = med[(key, nw, 2, "before")], med[(key, nw, 2, "after")]
+        sb = med[(key, nw, 1, "before")] / b2
+        sa = med[(key, nw, 1, "after")] / a2
         print(f"| {key} | {b1:.2f} → {a1:.2f} | {100 * (a1 / b1 - 1):+.1f}% | ±{100 * n1:.1f}% | "
               f"{b2:.2f} → {a2:.2f} | {sb:.2f}× → {sa:.2f}× |")
+    if deformable:
+        return
     fm = {k: statistics.median(v) for k, v in free.items()}
     fn = max(max(v) / min(v) - 1 for v in free.values())
     print()

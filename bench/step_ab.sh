@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Build `isobar` (Release, CPU backend) at two revisions and time the step of every comparison
 # scene through both, interleaved (bench/step_ab.py). Usage:
-#   bash bench/step_ab.sh BEFORE_REV [AFTER_REV=HEAD] [reps=3] > bench/results/step_ab.md
+#   bash bench/step_ab.sh BEFORE_REV [AFTER_REV=HEAD] [reps=3] [rigid|deformable] > bench/results/step_ab.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
 before=${1:?usage: step_ab.sh BEFORE_REV [AFTER_REV] [reps]}
 after=${2:-HEAD}
 reps=${3:-3}
+set_=${4:-rigid}
 tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/before" >/dev/null 2>&1 || true;
       git worktree remove --force "$tmp/after" >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT
@@ -20,4 +21,4 @@ done
 echo "Step timing, $(git rev-parse --short "$before") → $(git rev-parse --short "$after"), $reps repetitions" \
   "interleaved, medians; $(lscpu | sed -n 's/^Model name: *//p') × $(nproc), $(date -u +%F)"
 echo
-python3 bench/step_ab.py "$tmp/before/build/isobar" "$tmp/after/build/isobar" "$reps"
+python3 bench/step_ab.py "$tmp/before/build/isobar" "$tmp/after/build/isobar" "$reps" "$set_"
