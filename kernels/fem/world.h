@@ -1,6 +1,6 @@
 /* One world's deformable bodies' free motion: every element's share of the tangent and residual
  * assembled into the body's block-sparse factor storage, the factorisation on the mesh's fixed
- * pattern and one solve (reference §6.3; the element work is kernels/fem/newmark.h, the factor
+ * pattern and one solve (reference §6.3; the element work is kernels/fem/element.h, the factor
  * kernels/linalg/block_chol.h). What contact adds, and the update after the solve, is
  * kernels/fem/contact.h.
  *
@@ -15,6 +15,7 @@
 
 #include "isobar/world_status.h"
 #include "kernels/core.h"
+#include "kernels/fem/element.h"
 #include "kernels/fem/newmark.h"
 #include "kernels/fem/tet.h"
 #include "kernels/linalg/block_chol.h"
@@ -82,19 +83,6 @@ typedef struct femArgs {
   uint32_t *status;         /* (nworld) */
 } femArgs;
 
-/* Add element e's T (12×12 row-major) into the body's factor storage Lv, each vertex pair's
- * block once: at its slot as it is, skipping the pair whose slot holds its transpose. */
-static inline ISO_HD void fem_scatter_element(const int *tet_slot, const real *T, real *Lv) {
-  for (int a = 0; a < 4; ++a)
-    for (int b = 0; b < 4; ++b) {
-      const int code = tet_slot[4 * a + b];
-      if (code & 1) continue;
-      real *B = Lv + 9L * (code >> 1);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) B[3 * i + j] += T[(3 * a + i) * 12 + 3 * b + j];
-    }
-}
-
 /* Body d of world w, first half of its free motion: every element's share of T assembled into
  * its factor storage L and of the residual into rhs (the element work). */
 static inline ISO_HD void fem_body_assemble(const femArgs *a, int w, int d) {
@@ -117,15 +105,13 @@ static inline ISO_HD void fem_body_assemble(const femArgs *a, int w, int d) {
     if (held[i]) v[3 * i] = v[3 * i + 1] = v[3 * i + 2] = 0; /* held: no velocity, ever */
   for (int e = a->tet0[d]; e < a->tet0[d + 1]; ++e) {
     const int *t = a->tet + 4L * e;
-    real qn[12], vn[12], T[144], be[12];
+    real qn[12], vn[12], be[12];
     unsigned char h4[4];
     for (int k = 0; k < 4; ++k) {
       h4[k] = held[t[k]];
       for (int c = 0; c < 3; ++c) qn[3 * k + c] = x[3 * t[k] + c], vn[3 * k + c] = v[3 * t[k] + c];
     }
-    fem_newmark_element(a->rest + e, qn, vn, a->dt, &mat, g, T, be);
-    fem_dirichlet_element(h4, T, be);
-    fem_scatter_element(tet_slot + 16L * (e - a->tet0[d]), T, Lv);
+    fem_element_add(a->rest + e, qn, vn, h4, a->dt, &mat, g, tet_slot + 16L * (e - a->tet0[d]), Lv, be);
     for (int k = 0; k < 4; ++k)
       for (int c = 0; c < 3; ++c) b[3 * t[k] + c] += be[3 * k + c];
   }
