@@ -49,19 +49,21 @@ static inline ISO_HD void fem_element_add(const femTetRest *r, const real q_n[12
       const real x[3] = {ra[a].x, ra[a].y, ra[a].z}, y[3] = {ra[c].x, ra[c].y, ra[c].z};
       const real diag = cm * v3_dot(ga[a], ga[c]) + mass;
       if (a == c) { /* symmetric: the lower triangle, mirrored */
+        const real s[3] = {(cm + cl) * x[0], (cm + cl) * x[1], (cm + cl) * x[2]};
         for (int i = 0; i < 3; ++i) {
-          B[4 * i] += (cm + cl) * x[i] * x[i] + diag;
+          B[4 * i] += s[i] * x[i] + diag;
           if (held[a]) continue;
           for (int k = 0; k < i; ++k) {
-            const real t = (cm + cl) * x[i] * x[k];
+            const real t = s[i] * x[k];
             B[3 * i + k] += t;
             B[3 * k + i] += t;
           }
         }
         continue;
       }
+      const real my[3] = {cm * y[0], cm * y[1], cm * y[2]}, lx[3] = {cl * x[0], cl * x[1], cl * x[2]};
       for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) B[3 * i + k] += cm * y[i] * x[k] + cl * x[i] * y[k] + (i == k ? diag : (real)0);
+        for (int k = 0; k < 3; ++k) B[3 * i + k] += my[i] * x[k] + lx[i] * y[k] + (i == k ? diag : (real)0);
     }
   /* the residual at the prediction q_n + δt v_n (see fem_newmark_element) */
   real qp[12];
