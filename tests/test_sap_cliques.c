@@ -288,3 +288,45 @@ Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
   cr_assert_gt(wmax, 0);
   cr_assert_leq(err, 1e-14 * wmax, "W differs from J diag(A)^-1 J^T by %g (max %g)", err, wmax);
 }
+
+/* The same for the compact kinds on whole cliques: a rigid point block (6 columns, the 3 × 6
+ * case the step unrolls) against the world, and a rigid point block beside a point mass's
+ * (3 columns), against J diag(A)⁻¹ Jᵀ written out from the blocks sap_block_get forms. */
+Test(sap_cliques, compact_delassus_is_j_diag_a_inverse_jt) {
+  test_rng r = {92};
+  const sapClique cl[2] = {{6, 0, 0}, {3, 6, 36}};
+  double A[36 + 9] = {0};
+  for (int k = 0; k < 6; ++k) A[7 * k] = test_rng_uniform(&r, 0.1, 3);
+  for (int k = 0; k < 3; ++k) A[36 + 4 * k] = test_rng_uniform(&r, 0.1, 3);
+  for (int coupled = 0; coupled < 2; ++coupled) {
+    sapJac j;
+    memset(&j, 0, sizeof j);
+    j.rows = 3;
+    const quat q = quat_normalize(quat_make(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1),
+                                            test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+    j.R_WC = quat_to_m3(q);
+    j.r[0] = v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1));
+    j.block[0] = SAP_BLOCK_RIGID_POINT, j.clique[0] = 0;
+    j.block[1] = SAP_BLOCK_POINT_MASS, j.clique[1] = coupled ? 1 : -1;
+    double W[9];
+    sap_con_delassus_W(&j, cl, A, W);
+    double wmax = 0, err = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int k2 = 0; k2 < 3; ++k2) {
+        double s = 0;
+        for (int b = 0; b < 2; ++b) {
+          if (j.clique[b] < 0) continue;
+          double scratch[SAP_BLOCK_MAX];
+          const double *J = sap_block_get(&j, b, scratch);
+          const int n = cl[b].nv;
+          for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / A[cl[b].a0 + (n + 1) * k];
+        }
+        wmax = fmax(wmax, fabs(s));
+        err = fmax(err, fabs(W[3 * i + k2] - s));
+        cr_assert(W[3 * i + k2] == W[3 * k2 + i], "W is symmetric to the bit");
+      }
+    cr_assert_gt(wmax, 0);
+    /* sums of 9 products of O(1) numbers, each divided by a diagonal in [0.1, 3] */
+    cr_assert_leq(err, 1e-14 * wmax, "coupled %d: W differs from J diag(A)^-1 J^T by %g (max %g)", coupled, err, wmax);
+  }
+}

@@ -466,13 +466,27 @@ static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *
   sap_cj_add_hessian(&b, cl, G, nv, H);
 }
 
-/* W += J diag(A)⁻¹ Jᵀ for one block (m × n, A's block Ab n × n row-major). */
-static inline ISO_HD void sap_delassus_block_n(const real *J, int m, int n, const real *Ab, real *W) {
+/* W += J diag(A)⁻¹ Jᵀ for one block (m × nc) on its clique's A (Ab, n × n row-major): column k
+ * of J is the clique's column cols[k] (a gather block), or k where cols is NULL. One reciprocal
+ * per column (a deformable–deformable contact's 24 columns cost 24 divisions instead of 216,
+ * which were most of its constraint's build), each entry summed over the columns in order, the
+ * lower triangle mirrored so that W is exactly symmetric. */
+static inline ISO_HD void sap_delassus_block(const real *J, int m, int nc, const int *cols, const real *Ab, int n,
+                                             real *W) {
+  real Wq[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  for (int i = 0; i < m * m; ++i) Wq[i] = 0;
+  for (int k = 0; k < nc; ++k) {
+    const int col = cols ? cols[k] : k;
+    const real inv = (real)1 / Ab[(n + 1) * col];
+    for (int i = 0; i < m; ++i) {
+      const real ji = J[nc * i + k] * inv;
+      for (int k2 = 0; k2 <= i; ++k2) Wq[m * i + k2] += ji * J[nc * k2 + k];
+    }
+  }
   for (int i = 0; i < m; ++i)
-    for (int k2 = 0; k2 < m; ++k2) {
-      real s = 0;
-      for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / Ab[(n + 1) * k];
-      W[m * i + k2] += s;
+    for (int k2 = 0; k2 <= i; ++k2) {
+      W[m * i + k2] += Wq[m * i + k2];
+      if (k2 < i) W[m * k2 + i] += Wq[m * i + k2];
     }
 }
 
@@ -485,32 +499,10 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *c = cl + j->clique[q];
-    const int n = c->nv;
-    const real *Ab = A_world + c->a0;
     const real *J = sap_block_get(j, q, scratch);
-    if (j->cols[q]) { /* a gather block: the diagonal of A at its columns */
-      /* one reciprocal per column and W's lower triangle mirrored: a deformable–deformable
-       * contact's 24 columns cost 24 divisions instead of 216, which were most of the time
-       * its constraint took to build */
-      const int nc = j->ncols[q];
-      real Wq[SAP_MAX_ROWS * SAP_MAX_ROWS];
-      for (int i = 0; i < m * m; ++i) Wq[i] = 0;
-      for (int k = 0; k < nc; ++k) {
-        const real inv = (real)1 / Ab[(n + 1) * j->cols[q][k]];
-        for (int i = 0; i < m; ++i) {
-          const real ji = J[nc * i + k] * inv;
-          for (int k2 = 0; k2 <= i; ++k2) Wq[m * i + k2] += ji * J[nc * k2 + k];
-        }
-      }
-      for (int i = 0; i < m; ++i)
-        for (int k2 = 0; k2 <= i; ++k2) {
-          W[m * i + k2] += Wq[m * i + k2];
-          if (k2 < i) W[m * k2 + i] += Wq[m * i + k2];
-        }
-      continue;
-    }
-    if (m == 3 && n == 6) sap_delassus_block_n(J, 3, 6, Ab, W);
-    else sap_delassus_block_n(J, m, n, Ab, W);
+    if (j->cols[q]) sap_delassus_block(J, m, j->ncols[q], j->cols[q], A_world + c->a0, c->nv, W);
+    else if (m == 3 && c->nv == 6) sap_delassus_block(J, 3, 6, (const int *)0, A_world + c->a0, 6, W);
+    else sap_delassus_block(J, m, c->nv, (const int *)0, A_world + c->a0, c->nv, W);
   }
 }
 
