@@ -274,3 +274,40 @@ Test(block_chol, bad_meshes_are_refused) {
   cr_assert_eq(p.ntgt, 0);
   fem_pattern_free(&p);
 }
+
+/* The back solve on the union of some positions' tree paths gives the whole back solve's bits on
+ * that union (each x_j there reads only its ancestors), and leaves the other positions alone:
+ * random right-hand sides, random sets of 1..8 starting positions, a grid and a tet soup. */
+Test(block_chol, upper_solve_on_paths_has_the_whole_solves_bits) {
+  meshCase cases[2];
+  grid_case(&cases[0], 5, 4, 3, FEM_ORDER_MIN_DEGREE, 31);
+  soup_case(&cases[1], 60, 150, FEM_ORDER_MIN_DEGREE, 32);
+  test_rng r = {33};
+  for (int ci = 0; ci < 2; ++ci) {
+    meshCase *c = &cases[ci];
+    const int n = c->nvert, n3 = 3 * n;
+    cr_assert_eq(bchol_factor(&c->v, c->Lv), 0);
+    double *y = malloc(sizeof(double) * n3), *full = malloc(sizeof(double) * n3), *part = malloc(sizeof(double) * n3);
+    int *mark = calloc((size_t)n, sizeof(int)), *path = malloc(sizeof(int) * (size_t)n);
+    for (int t = 0; t < 20; ++t) {
+      memset(mark, 0, sizeof(int) * (size_t)n);
+      const int nstart = 1 + t % 8;
+      for (int s = 0; s < nstart; ++s)
+        for (int j = (int)test_rng_uniform(&r, 0, n - 1e-9); j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
+      int npath = 0;
+      for (int j = n - 1; j >= 0; --j)
+        if (mark[j]) path[npath++] = j;
+      cr_assert_lt(npath, n, "a proper subset of the positions (else the test shows nothing)");
+      for (int i = 0; i < n3; ++i) y[i] = test_rng_uniform(&r, -1, 1);
+      memcpy(full, y, sizeof(double) * n3);
+      memcpy(part, y, sizeof(double) * n3);
+      bchol_upper_solve(&c->v, c->Lv, full);
+      bchol_upper_solve_on(&c->v, c->Lv, path, npath, part);
+      for (int j = 0; j < n; ++j)
+        for (int k = 0; k < 3; ++k)
+          cr_assert(part[3 * j + k] == (mark[j] ? full[3 * j + k] : y[3 * j + k]), "case %d, position %d", ci, j);
+    }
+    free(y), free(full), free(part), free(mark), free(path);
+    case_free(c);
+  }
+}

@@ -86,11 +86,22 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
     /* W = (T⁻¹)_pp column by column: T⁻¹'s column for participating DoF c is L⁻ᵀ(L⁻¹P e_c), and
      * L⁻¹P e_c is nonzero only on the elimination-tree path above c's vertex, so the forward
      * solve runs on that path alone (schur_forward_unit: the whole forward solve's bits, its
-     * exact zeros skipped); the back solve is whole, and W's rows are read in the factor's order */
+     * exact zeros skipped). W reads the back solve's rows at participating positions only, and
+     * those read only their ancestors: the back solve runs on the union U of the participating
+     * positions' paths (bchol_upper_solve_on: the whole solve's bits there). U's list, descending,
+     * is kept in rhs, which nothing reads between the factor and the update after the solve
+     * (fem_finish_world writes it afresh): n marks, then the list. */
     real *work = F->work + (long)w * F->ndv3 + 3L * V0;
+    int *mark = (int *)(F->rhs + (long)w * F->ndv3 + 3L * V0), *path = mark + nvert;
+    for (int k = 0; k < nvert; ++k) mark[k] = 0;
+    for (int s = 0; s < np[d]; ++s)
+      for (int j = Vw.iperm[pv[s]]; j >= 0 && !mark[j]; j = Vw.parent[j]) mark[j] = 1;
+    int npath = 0;
+    for (int j = nvert - 1; j >= 0; --j)
+      if (mark[j]) path[npath++] = j;
     for (int c = 0; c < m; ++c) {
       schur_forward_unit(&Vw, Lv, Vw.iperm[pv[c / 3]], c % 3, work);
-      bchol_upper_solve(&Vw, Lv, work);
+      bchol_upper_solve_on(&Vw, Lv, path, npath, work);
       for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
     }
     if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;

@@ -180,18 +180,32 @@ static inline ISO_HD void bchol_lower_solve(const bcholView *v, const real *ISO_
   for (int j = 0; j < v->n; ++j) bchol_lower_column(v, Lv, j, y);
 }
 
-/* L^T x = y in place over positions: x_j = L_jj^-T (y_j - sum_i L_ij^T x_i), j descending. */
-static inline ISO_HD void bchol_upper_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT y) {
-  for (int j = v->n - 1; j >= 0; --j) {
-    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
-    real *yj = y + 3 * j;
-    for (int s = d + 1; s < e; ++s) {
-      const real *B = Lv + 9 * (long long)s;
-      const real *xi = y + 3 * v->row[s];
-      for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
-    }
-    bchol_diag_upper(Lv + 9 * (long long)d, yj);
+/* The back step of block column j: x_j = L_jj^-T (y_j - sum_i L_ij^T x_i), the x_i (rows below
+ * j: its ancestors in the elimination tree) already solved. */
+static inline ISO_HD ISO_INLINE void bchol_upper_column(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                        real *ISO_RESTRICT y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = y + 3 * j;
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    const real *xi = y + 3 * v->row[s];
+    for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
   }
+  bchol_diag_upper(Lv + 9 * (long long)d, yj);
+}
+
+/* L^T x = y in place over positions, j descending. */
+static inline ISO_HD void bchol_upper_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT y) {
+  for (int j = v->n - 1; j >= 0; --j) bchol_upper_column(v, Lv, j, y);
+}
+
+/* The same solve on the positions cols[0..ncol) alone, descending, a set closed under the tree's
+ * parent (every ancestor of a member is one: the union of some tree paths to their roots): x_j
+ * for j in it reads only its ancestors, so it gets the whole solve's bits there; the other
+ * positions keep y. */
+static inline ISO_HD void bchol_upper_solve_on(const bcholView *v, const real *ISO_RESTRICT Lv, const int *cols,
+                                               int ncol, real *ISO_RESTRICT y) {
+  for (int k = 0; k < ncol; ++k) bchol_upper_column(v, Lv, cols[k], y);
 }
 
 /* Solve T x = b in place (b: 3n in the mesh's vertex order, becomes x) with L from bchol_factor
