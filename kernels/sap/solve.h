@@ -46,6 +46,7 @@ typedef struct sapStats {
   int cost_converged;  /* the cost criterion of the last iteration held (with α > 0.5) */
   int long_step;       /* the last line search took α > 0.5 (half of the cost criterion) */
   real cost;           /* the SAP cost at the last check */
+  real cost_A;         /* ½(v − v*)ᵀA(v − v*) at the last check (sap_cost_A_known) */
   real residual;       /* ‖D∇ℓ‖ / (ε_a + ε_r·max(‖Dp‖, ‖Djc‖)) at the last check: < 1 converged */
 } sapStats;
 
@@ -197,15 +198,6 @@ static inline ISO_HD void sap_mul_A_n(const real *Ab, int n, const real *x, real
   }
 }
 
-static inline ISO_HD real sap_cost_A_n(const real *Ab, int n, const real *v, const real *vs, real c) {
-  for (int i = 0; i < n; ++i) {
-    real r = 0;
-    for (int k = 0; k < n; ++k) r += Ab[n * i + k] * (v[k] - vs[k]);
-    c += 0.5 * (v[i] - vs[i]) * r;
-  }
-  return c;
-}
-
 static inline ISO_HD real sap_norm_D_n(const real *Ab, int n, const real *x, real s) {
   for (int k = 0; k < n; ++k) {
     real y = x[k];
@@ -224,16 +216,12 @@ static inline ISO_HD void sap_mul_A(const sapClique *cl, int ncl, const real *A_
   }
 }
 
-/* ½(v − v*)ᵀA(v − v*), clique by clique. */
-static inline ISO_HD real sap_cost_A(const sapClique *cl, int ncl, const real *A_world, const real *v,
-                                     const real *vs) {
+/* ½(v − v*)ᵀA(v − v*) clique by clique, from p = A(v − v*) (sap_mul_A's) already known. */
+static inline ISO_HD real sap_cost_A_known(const sapClique *cl, int ncl, const real *v, const real *vs,
+                                           const real *p) {
   real c = 0;
-  for (int q = 0; q < ncl; ++q) {
-    const int n = cl[q].nv, o = cl[q].v0;
-    const real *Ab = A_world + cl[q].a0;
-    if (n == 6) c = sap_cost_A_n(Ab, 6, v + o, vs + o, c);
-    else c = sap_cost_A_n(Ab, n, v + o, vs + o, c);
-  }
+  for (int q = 0; q < ncl; ++q)
+    for (int i = cl[q].v0; i < cl[q].v0 + cl[q].nv; ++i) c += 0.5 * (v[i] - vs[i]) * p[i];
   return c;
 }
 
@@ -254,7 +242,7 @@ static inline ISO_HD void sap_setup_world(const sapBatch *B, int w) {
   st->converged = 0;
   st->cost_converged = 0;
   st->long_step = 0;
-  st->cost = 0;
+  st->cost = st->cost_A = 0;
   st->residual = 0;
   st->done = 0;
   if (B->status[w] & ISO_WORLD_FROZEN) {
@@ -342,11 +330,13 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
   sap_mul_A(cl, ncl, A, H, p);                       /* p = A(v − v*) */
   real cost = lc;
   for (int i = 0; i < nv; ++i) cost += 0.5 * H[i] * p[i];
+  /* ½(v − v*)ᵀA(v − v*) clique by clique, for the criterion below and part 2's line search */
+  st->cost_A = sap_cost_A_known(cl, ncl, v, vs, p);
   if (st->iterations > 0) {
     /* the cost criterion of the last iteration (§5.2 step 1): ℓ at the new v is the laws just
      * evaluated there (summed in constraint order, as a line-search evaluation at α = 0 would)
      * plus ½(v − v*)ᵀA(v − v*) clique by clique; the laws are not evaluated a second time */
-    const real lnew = lc + sap_cost_A(cl, ncl, A, v, vs), lprev = st->cost;
+    const real lnew = lc + st->cost_A, lprev = st->cost;
     st->cost_converged =
         fabs(lnew - lprev) < B->set.cost_abs_tol + B->set.cost_rel_tol * 0.5 * (fabs(lnew) + fabs(lprev)) && st->long_step;
   }
@@ -466,7 +456,7 @@ static inline ISO_HD void sap_newton_end_ws(const sapBatch *B, int w, sapWorkCon
   if (ws) /* J·Δv, once for the whole line search */
     for (int i = 0; i < B->ncon[w]; ++i) sap_cj_apply(&ws[i].j, cl, dv, ws[i].dvc);
   sap_mul_A(cl, ncl, A, dv, Adv);
-  real a0 = 0, a2 = 0, cA = sap_cost_A(cl, ncl, A, v, vs);
+  real a0 = 0, a2 = 0, cA = st->cost_A; /* part 1's, at this same v */
   for (int i = 0; i < nv; ++i) {
     a0 += Adv[i] * (v[i] - vs[i]);
     a2 += dv[i] * Adv[i];
