@@ -311,3 +311,72 @@ Test(block_chol, upper_solve_on_paths_has_the_whole_solves_bits) {
     case_free(c);
   }
 }
+
+/* The factor and both solves against the scalar loops they stand for, written out here (each
+ * update C -= A Bᵀ and each y_i -= L_ij y_j as one 3-term sum per entry, in slot order): where
+ * the CPU build does two updates at once in a pair of lanes (BCHOL_PAIRS) the bits must be the
+ * scalar ones, which a GPU thread computes. Grids and tet soups, minimum degree and natural. */
+static void factor_scalar(const bcholView *v, double *Lv) {
+  for (int j = 0; j < v->n; ++j) {
+    for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
+      const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
+      const int *t = v->tgt + v->pair[3 * p + 2];
+      for (int s = sb; s < se; ++s) bchol_sub_abt(Lv + 9 * t[s - sb], Lv + 9 * s, Lv + 9 * sb);
+    }
+    double *D = Lv + 9 * v->col_ptr[j];
+    cr_assert_eq(bchol_chol3(D), 0);
+    const double inv[3] = {1 / D[0], 1 / D[4], 1 / D[8]};
+    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) bchol_trsm3(D, inv, Lv + 9 * s);
+  }
+}
+
+static void lower_scalar(const bcholView *v, const double *Lv, double *y) {
+  for (int j = 0; j < v->n; ++j) {
+    double *yj = y + 3 * j;
+    bchol_diag_lower(Lv + 9 * v->col_ptr[j], yj);
+    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) {
+      const double *B = Lv + 9 * s;
+      double *yi = y + 3 * v->row[s];
+      for (int r = 0; r < 3; ++r) yi[r] -= B[3 * r] * yj[0] + B[3 * r + 1] * yj[1] + B[3 * r + 2] * yj[2];
+    }
+  }
+}
+
+static void upper_scalar(const bcholView *v, const double *Lv, double *y) {
+  for (int j = v->n - 1; j >= 0; --j) {
+    double *yj = y + 3 * j;
+    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) {
+      const double *B = Lv + 9 * s;
+      const double *xi = y + 3 * v->row[s];
+      for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
+    }
+    bchol_diag_upper(Lv + 9 * v->col_ptr[j], yj);
+  }
+}
+
+Test(block_chol, factor_and_solves_have_the_scalar_loops_bits) {
+  test_rng r = {41};
+  for (int k = 0; k < 4; ++k) {
+    meshCase c;
+    const femOrdering ord = k % 2 ? FEM_ORDER_NATURAL : FEM_ORDER_MIN_DEGREE;
+    if (k < 2) grid_case(&c, 5, 4, 3, ord, 42 + k);
+    else soup_case(&c, 80, 200, ord, 42 + k);
+    const size_t nL = 9 * (size_t)c.p.nslot, n3 = 3 * (size_t)c.nvert;
+    double *L1 = malloc(sizeof(double) * nL), *L2 = malloc(sizeof(double) * nL);
+    double *y1 = malloc(sizeof(double) * n3), *y2 = malloc(sizeof(double) * n3);
+    memcpy(L1, c.Lv, sizeof(double) * nL);
+    memcpy(L2, c.Lv, sizeof(double) * nL);
+    cr_assert_eq(bchol_factor(&c.v, L1), 0);
+    factor_scalar(&c.v, L2);
+    cr_assert(memcmp(L1, L2, sizeof(double) * nL) == 0, "case %d: the factor differs from the scalar loop's", k);
+    for (size_t i = 0; i < n3; ++i) y1[i] = y2[i] = test_rng_uniform(&r, -1, 1);
+    bchol_lower_solve(&c.v, L1, y1);
+    lower_scalar(&c.v, L2, y2);
+    cr_assert(memcmp(y1, y2, sizeof(double) * n3) == 0, "case %d: the forward solve differs", k);
+    bchol_upper_solve(&c.v, L1, y1);
+    upper_scalar(&c.v, L2, y2);
+    cr_assert(memcmp(y1, y2, sizeof(double) * n3) == 0, "case %d: the back solve differs", k);
+    free(L1), free(L2), free(y1), free(y2);
+    case_free(&c);
+  }
+}

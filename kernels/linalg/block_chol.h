@@ -90,6 +90,32 @@ static inline ISO_HD ISO_INLINE void bchol_sub_abt(real *ISO_RESTRICT C, const r
       C[3 * r + c] -= A[3 * r + 0] * B[3 * c + 0] + A[3 * r + 1] * B[3 * c + 1] + A[3 * r + 2] * B[3 * c + 2];
 }
 
+/* Two of bchol_sub_abt's updates with the same B at once, C0 -= A0 B^T and C1 -= A1 B^T (A1 the
+ * block after A0), one in each lane of a pair of doubles: each lane does the scalar routine's
+ * operations in its order, so the bits are the same; the CPU build runs half the floating-point
+ * instructions. Only where the compiler has GCC's vector types, and not for a GPU (its thread
+ * has no such lanes); elsewhere the scalar loop does every update. */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define BCHOL_PAIRS 1
+typedef double bcholPair __attribute__((vector_size(16)));
+static inline ISO_INLINE void bchol_sub_abt2(real *C0, real *C1, const real *ISO_RESTRICT A0,
+                                             const real *ISO_RESTRICT B) {
+  const real *A1 = A0 + 9;
+  for (int r = 0; r < 3; ++r) {
+    const bcholPair a0 = {A0[3 * r], A1[3 * r]}, a1 = {A0[3 * r + 1], A1[3 * r + 1]},
+                    a2 = {A0[3 * r + 2], A1[3 * r + 2]};
+    for (int c = 0; c < 3; ++c) {
+      bcholPair x = {C0[3 * r + c], C1[3 * r + c]};
+      x -= a0 * B[3 * c + 0] + a1 * B[3 * c + 1] + a2 * B[3 * c + 2];
+      C0[3 * r + c] = x[0];
+      C1[3 * r + c] = x[1];
+    }
+  }
+}
+#else
+#define BCHOL_PAIRS 0
+#endif
+
 /* Factor a symmetric 3x3 block (row-major, lower part read) in place into its lower Cholesky
  * factor, the strict upper part zeroed. Returns 0, or 1 when a pivot is not positive (NaN
  * included: !(d > 0)). */
@@ -135,7 +161,12 @@ static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv)
       const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
       const int *t = v->tgt + v->pair[3 * p + 2];
       const real *Ljk = Lv + 9 * (long long)sb;
-      for (int s = sb; s < se; ++s) bchol_sub_abt(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, Ljk);
+      int s = sb;
+#if BCHOL_PAIRS
+      for (; s + 1 < se; s += 2)
+        bchol_sub_abt2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)t[s + 1 - sb], Lv + 9 * (long long)s, Ljk);
+#endif
+      for (; s < se; ++s) bchol_sub_abt(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, Ljk);
     }
     const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
     real *D = Lv + 9 * (long long)d;
@@ -168,7 +199,22 @@ static inline ISO_HD ISO_INLINE void bchol_lower_column(const bcholView *v, cons
   const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
   real *yj = y + 3 * j;
   bchol_diag_lower(Lv + 9 * (long long)d, yj);
-  for (int s = d + 1; s < e; ++s) {
+  int s = d + 1;
+#if BCHOL_PAIRS /* two rows at once, one per lane (bchol_sub_abt2): the same bits */
+  for (; s + 1 < e; s += 2) {
+    const real *B0 = Lv + 9 * (long long)s, *B1 = B0 + 9;
+    real *y0 = y + 3 * v->row[s], *y1 = y + 3 * v->row[s + 1];
+    for (int r = 0; r < 3; ++r) {
+      const bcholPair b0 = {B0[3 * r], B1[3 * r]}, b1 = {B0[3 * r + 1], B1[3 * r + 1]},
+                      b2 = {B0[3 * r + 2], B1[3 * r + 2]};
+      bcholPair x = {y0[r], y1[r]};
+      x -= b0 * yj[0] + b1 * yj[1] + b2 * yj[2];
+      y0[r] = x[0];
+      y1[r] = x[1];
+    }
+  }
+#endif
+  for (; s < e; ++s) {
     const real *B = Lv + 9 * (long long)s;
     real *yi = y + 3 * v->row[s];
     for (int r = 0; r < 3; ++r) yi[r] -= B[3 * r] * yj[0] + B[3 * r + 1] * yj[1] + B[3 * r + 2] * yj[2];
@@ -186,11 +232,24 @@ static inline ISO_HD ISO_INLINE void bchol_upper_column(const bcholView *v, cons
                                                         real *ISO_RESTRICT y) {
   const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
   real *yj = y + 3 * j;
+#if BCHOL_PAIRS /* components 0 and 1 of y_j in the two lanes, 2 alone: each its own order, the same bits */
+  bcholPair x01 = {yj[0], yj[1]};
+  real x2 = yj[2];
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    const real *xi = y + 3 * v->row[s];
+    const bcholPair b0 = {B[0], B[1]}, b1 = {B[3], B[4]}, b2 = {B[6], B[7]};
+    x01 -= b0 * xi[0] + b1 * xi[1] + b2 * xi[2];
+    x2 -= B[2] * xi[0] + B[5] * xi[1] + B[8] * xi[2];
+  }
+  yj[0] = x01[0], yj[1] = x01[1], yj[2] = x2;
+#else
   for (int s = d + 1; s < e; ++s) {
     const real *B = Lv + 9 * (long long)s;
     const real *xi = y + 3 * v->row[s];
     for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
   }
+#endif
   bchol_diag_upper(Lv + 9 * (long long)d, yj);
 }
 
