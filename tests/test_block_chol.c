@@ -11,6 +11,7 @@
 #include "host/assets/fem_pattern.h"
 #include "kernels/linalg/block_chol.h"
 #include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/schur.h"
 #include "support/chol_meshes.h"
 #include "support/support.h"
 
@@ -378,5 +379,41 @@ Test(block_chol, factor_and_solves_have_the_scalar_loops_bits) {
     cr_assert(memcmp(y1, y2, sizeof(double) * n3) == 0, "case %d: the back solve differs", k);
     free(L1), free(L2), free(y1), free(y2);
     case_free(&c);
+  }
+}
+
+/* A vertex's three Schur columns at once (schur_forward_unit3, bchol_upper_solve_on3) against the
+ * three single ones, bit for bit: random vertices and path sets that hold their paths. */
+Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
+  meshCase cases[2];
+  grid_case(&cases[0], 5, 4, 3, FEM_ORDER_MIN_DEGREE, 51);
+  soup_case(&cases[1], 60, 150, FEM_ORDER_MIN_DEGREE, 52);
+  test_rng r = {53};
+  for (int ci = 0; ci < 2; ++ci) {
+    meshCase *c = &cases[ci];
+    const int n = c->nvert, n3 = 3 * n;
+    cr_assert_eq(bchol_factor(&c->v, c->Lv), 0);
+    double *Y = malloc(sizeof(double) * 3 * n3), *y = malloc(sizeof(double) * n3);
+    int *mark = calloc((size_t)n, sizeof(int)), *path = malloc(sizeof(int) * (size_t)n);
+    for (int t = 0; t < 20; ++t) {
+      memset(mark, 0, sizeof(int) * (size_t)n);
+      const int k = (int)test_rng_uniform(&r, 0, n - 1e-9);
+      for (int j = k; j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
+      for (int s = 0; s < t % 4; ++s) /* other vertices' paths too */
+        for (int j = (int)test_rng_uniform(&r, 0, n - 1e-9); j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
+      int npath = 0;
+      for (int j = n - 1; j >= 0; --j)
+        if (mark[j]) path[npath++] = j;
+      schur_forward_unit3(&c->v, c->Lv, k, Y);
+      bchol_upper_solve_on3(&c->v, c->Lv, path, npath, Y);
+      for (int axis = 0; axis < 3; ++axis) {
+        schur_forward_unit(&c->v, c->Lv, k, axis, y);
+        bchol_upper_solve_on(&c->v, c->Lv, path, npath, y);
+        for (int i = 0; i < n3; ++i)
+          cr_assert(Y[3 * i + axis] == y[i], "case %d, vertex %d, axis %d, row %d", ci, k, axis, i);
+      }
+    }
+    free(Y), free(y), free(mark), free(path);
+    case_free(c);
   }
 }

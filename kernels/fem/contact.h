@@ -99,10 +99,22 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
     int npath = 0;
     for (int j = nvert - 1; j >= 0; --j)
       if (mark[j]) path[npath++] = j;
-    for (int c = 0; c < m; ++c) {
-      schur_forward_unit(&Vw, Lv, Vw.iperm[pv[c / 3]], c % 3, work);
-      bchol_upper_solve_on(&Vw, Lv, path, npath, work);
-      for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
+    /* a vertex's three columns at once where H has room past W for them (3n × 3 reals): each
+     * block of L read once for three solves, the same bits as one at a time */
+    real *Y3 = (long)a->sap_nv * a->sap_nv - (long)m * m >= 9L * nvert ? H + (long)m * m : (real *)0;
+    for (int s = 0; s < np[d]; ++s) {
+      if (Y3) {
+        schur_forward_unit3(&Vw, Lv, Vw.iperm[pv[s]], Y3);
+        bchol_upper_solve_on3(&Vw, Lv, path, npath, Y3);
+        for (int c = 0; c < 3; ++c)
+          for (int r = 0; r < m; ++r) H[(long)(3 * s + c) * m + r] = Y3[9 * Vw.iperm[pv[r / 3]] + 3 * (r % 3) + c];
+        continue;
+      }
+      for (int c = 3 * s; c < 3 * s + 3; ++c) {
+        schur_forward_unit(&Vw, Lv, Vw.iperm[pv[s]], c % 3, work);
+        bchol_upper_solve_on(&Vw, Lv, path, npath, work);
+        for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
+      }
     }
     if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;
     /* S = W⁻¹, column by column, rows c.. only; A = δt·S from its lower triangle, mirrored

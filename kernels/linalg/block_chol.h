@@ -267,6 +267,84 @@ static inline ISO_HD void bchol_upper_solve_on(const bcholView *v, const real *I
   for (int k = 0; k < ncol; ++k) bchol_upper_column(v, Lv, cols[k], y);
 }
 
+/* The forward and back steps of block column j on three right-hand sides at once: Y is 3n × 3
+ * row-major (Y[3·dof + k] is right-hand side k's entry), each side getting bchol_lower_column's
+ * and bchol_upper_column's operations in their order (the same bits as three single solves),
+ * while each block of L is read once for the three. */
+static inline ISO_HD ISO_INLINE void bchol_lower_column3(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                         real *ISO_RESTRICT Y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  const real *D = Lv + 9 * (long long)d;
+  real *yj = Y + 9 * j; /* yj[3·r + k]: component r, side k */
+  for (int k = 0; k < 3; ++k) {
+    const real y0 = yj[k] / D[0];
+    const real y1 = (yj[3 + k] - D[3] * y0) / D[4];
+    const real y2 = (yj[6 + k] - D[6] * y0 - D[7] * y1) / D[8];
+    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
+  }
+#if BCHOL_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
+  const bcholPair j0 = {yj[0], yj[1]}, j1 = {yj[3], yj[4]}, j2 = {yj[6], yj[7]};
+#endif
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    real *yi = Y + 9 * v->row[s];
+    for (int r = 0; r < 3; ++r) {
+#if BCHOL_PAIRS
+      bcholPair x = {yi[3 * r], yi[3 * r + 1]};
+      x -= B[3 * r] * j0 + B[3 * r + 1] * j1 + B[3 * r + 2] * j2;
+      yi[3 * r] = x[0], yi[3 * r + 1] = x[1];
+      yi[3 * r + 2] -= B[3 * r] * yj[2] + B[3 * r + 1] * yj[5] + B[3 * r + 2] * yj[8];
+#else
+      for (int k = 0; k < 3; ++k) yi[3 * r + k] -= B[3 * r] * yj[k] + B[3 * r + 1] * yj[3 + k] + B[3 * r + 2] * yj[6 + k];
+#endif
+    }
+  }
+}
+
+static inline ISO_HD ISO_INLINE void bchol_upper_column3(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                         real *ISO_RESTRICT Y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = Y + 9 * j;
+#if BCHOL_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
+  bcholPair x0 = {yj[0], yj[1]}, x1 = {yj[3], yj[4]}, x2 = {yj[6], yj[7]};
+  real z0 = yj[2], z1 = yj[5], z2 = yj[8];
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    const real *xi = Y + 9 * v->row[s];
+    const bcholPair i0 = {xi[0], xi[1]}, i1 = {xi[3], xi[4]}, i2 = {xi[6], xi[7]};
+    x0 -= B[0] * i0 + B[3] * i1 + B[6] * i2;
+    x1 -= B[1] * i0 + B[4] * i1 + B[7] * i2;
+    x2 -= B[2] * i0 + B[5] * i1 + B[8] * i2;
+    z0 -= B[0] * xi[2] + B[3] * xi[5] + B[6] * xi[8];
+    z1 -= B[1] * xi[2] + B[4] * xi[5] + B[7] * xi[8];
+    z2 -= B[2] * xi[2] + B[5] * xi[5] + B[8] * xi[8];
+  }
+  yj[0] = x0[0], yj[1] = x0[1], yj[2] = z0;
+  yj[3] = x1[0], yj[4] = x1[1], yj[5] = z1;
+  yj[6] = x2[0], yj[7] = x2[1], yj[8] = z2;
+#else
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    const real *xi = Y + 9 * v->row[s];
+    for (int c = 0; c < 3; ++c)
+      for (int k = 0; k < 3; ++k) yj[3 * c + k] -= B[c] * xi[k] + B[3 + c] * xi[3 + k] + B[6 + c] * xi[6 + k];
+  }
+#endif
+  const real *D = Lv + 9 * (long long)d;
+  for (int k = 0; k < 3; ++k) {
+    const real y2 = yj[6 + k] / D[8];
+    const real y1 = (yj[3 + k] - D[7] * y2) / D[4];
+    const real y0 = (yj[k] - D[3] * y1 - D[6] * y2) / D[0];
+    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
+  }
+}
+
+/* bchol_upper_solve_on on three right-hand sides (Y as in bchol_lower_column3). */
+static inline ISO_HD void bchol_upper_solve_on3(const bcholView *v, const real *ISO_RESTRICT Lv, const int *cols,
+                                                int ncol, real *ISO_RESTRICT Y) {
+  for (int k = 0; k < ncol; ++k) bchol_upper_column3(v, Lv, cols[k], Y);
+}
+
 /* Solve T x = b in place (b: 3n in the mesh's vertex order, becomes x) with L from bchol_factor
  * (which returned 0). work: 3n reals from the caller. */
 static inline ISO_HD void bchol_solve(const bcholView *v, const real *ISO_RESTRICT Lv, real *ISO_RESTRICT b,

@@ -48,6 +48,15 @@ static inline ISO_HD void schur_forward_unit(const bcholView *v, const real *ISO
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column(v, Lv, j, y);
 }
 
+/* schur_forward_unit for the three axes of the vertex at position k at once, into Y (3n × 3
+ * row-major, side c = axis c; bchol_lower_column3): each side with the single solve's bits. */
+static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                              real *ISO_RESTRICT Y) {
+  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
+  for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+  for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3(v, Lv, j, Y);
+}
+
 /* y_a . y_b over the blocks where both can be nonzero: the path from position k (either's
  * start; the two paths share their part above the common ancestor, which both contain). */
 static inline ISO_HD real schur_path_dot(const bcholView *v, int k, const real *ISO_RESTRICT ya,
