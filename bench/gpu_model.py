@@ -71,8 +71,9 @@ OPS_HESS = 860            # per contact per Newton iteration: G·J (2×54 FMA) a
                           # the lower triangle (3 blocks of 6×6×3 FMA), ×2 flops per FMA
 OPS_LS_EVAL = 200         # per contact per line-search evaluation without a workspace (the GPU):
                           # J·v and J·Δv from the record, the law and its derivatives
-OPS_TET = 4000            # per tet per step: F, the polar decomposition (m3_polar), the 12×12
-                          # corotated stiffness and damping, the scatter into the factor
+OPS_TET = 1500            # per tet per step (kernels/fem/element.h): F twice, the polar rotation
+                          # (Newton's iteration, ~3 steps of an adjugate), the 10 stored 3×3 blocks
+                          # of T, K·v from two 3×3 sums, the stress and the residual
 OPS_INTEGRATE = 80        # per body: v → q, quaternion renormalisation
 
 # Bytes (from the data table's types)
