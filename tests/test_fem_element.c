@@ -7,41 +7,12 @@
 
 #include "kernels/fem/element.h"
 #include "kernels/math/quat.h"
+#include "support/fem_meshes.h"
+#include "support/math_check.h"
 #include "support/support.h"
 
 #define EPS ISO_REAL_EPS
 #define NSLOT 10 /* the four diagonal blocks and one per edge */
-
-/* A tet with volume at least a tenth of its longest edge cubed, in [-1, 1]³. */
-static void rand_tet(test_rng *r, real X[12], femTetRest *rest) {
-  for (;;) {
-    for (int i = 0; i < 12; ++i) X[i] = test_rng_uniform(r, -1, 1);
-    vec3 p[4];
-    for (int a = 0; a < 4; ++a) p[a] = v3(X[3 * a], X[3 * a + 1], X[3 * a + 2]);
-    double d = v3_dot(v3_cross(v3_sub(p[1], p[0]), v3_sub(p[2], p[0])), v3_sub(p[3], p[0]));
-    if (d < 0) { /* swap nodes 2 and 3 */
-      for (int i = 0; i < 3; ++i) {
-        real t = X[6 + i];
-        X[6 + i] = X[9 + i];
-        X[9 + i] = t;
-      }
-      d = -d;
-    }
-    double l = 0;
-    for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b) l = fmax(l, v3_norm(v3_sub(p[a], p[b])));
-    if (d >= 0.1 * l * l * l && fem_tet_rest(X, rest) == 0) return;
-  }
-}
-
-static quat rand_quat(test_rng *r) {
-  for (;;) {
-    double w = test_rng_uniform(r, -1, 1), x = test_rng_uniform(r, -1, 1);
-    double y = test_rng_uniform(r, -1, 1), z = test_rng_uniform(r, -1, 1);
-    double n2 = w * w + x * x + y * y + z * z;
-    if (n2 > 0.01 && n2 <= 1) return quat_normalize(quat_make(w, x, y, z));
-  }
-}
 
 /* Slot codes as a pattern makes them: the diagonal pairs at slots 0..3, each edge {a, c} at one
  * of slots 4..9, stored as (a, c) or as (c, a) at random (bit 0 marks the transposed one). */
@@ -82,7 +53,7 @@ Test(fem_element, matches_the_12x12_route) {
     const real dt = test_rng_uniform(&r, 1e-4, 4e-2);
     real X[12], qn[12], vn[12];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     const mat3 Q = quat_to_m3(rand_quat(&r));
     for (int a = 0; a < 4; ++a) {
       const vec3 p = m3_mulv(Q, v3(X[3 * a], X[3 * a + 1], X[3 * a + 2]));
@@ -159,7 +130,7 @@ Test(fem_element, diagonal_blocks_are_symmetric) {
   for (int t = 0; t < 50; ++t) {
     real X[12], qn[12], vn[12], b[12], Lv[9 * NSLOT] = {0};
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     for (int i = 0; i < 12; ++i) qn[i] = X[i] + test_rng_uniform(&r, -0.1, 0.1), vn[i] = test_rng_uniform(&r, -1, 1);
     int code[16];
     rand_slots(&r, code);

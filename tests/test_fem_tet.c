@@ -8,6 +8,7 @@
 #include "kernels/fem/newmark.h"
 #include "kernels/fem/tet.h"
 #include "kernels/math/quat.h"
+#include "support/fem_meshes.h"
 #include "support/math_check.h"
 #include "support/rng.h"
 #include "support/support.h"
@@ -18,29 +19,6 @@
 #define RHO_DEF 1500.0
 
 /* A random positively oriented tet in [-1, 1]³ with 6V >= 0.1·Lmax³, and its rest data. */
-static void rand_tet(test_rng *r, real X[12], femTetRest *rest) {
-  for (;;) {
-    for (int i = 0; i < 12; ++i) X[i] = test_rng_uniform(r, -1, 1);
-    vec3 x0 = v3(X[0], X[1], X[2]);
-    vec3 e1 = v3_sub(v3(X[3], X[4], X[5]), x0), e2 = v3_sub(v3(X[6], X[7], X[8]), x0);
-    vec3 e3 = v3_sub(v3(X[9], X[10], X[11]), x0);
-    double d = v3_dot(v3_cross(e1, e2), e3);
-    if (d < 0) { /* swap nodes 2 and 3 */
-      for (int i = 0; i < 3; ++i) {
-        real t = X[6 + i];
-        X[6 + i] = X[9 + i];
-        X[9 + i] = t;
-      }
-      d = -d;
-    }
-    double l = fmax(fmax(v3_norm(e1), v3_norm(e2)), fmax(v3_norm(e3), v3_norm(v3_sub(e2, e1))));
-    l = fmax(l, fmax(v3_norm(v3_sub(e3, e1)), v3_norm(v3_sub(e3, e2))));
-    if (d >= 0.1 * l * l * l) {
-      cr_assert_eq(fem_tet_rest(X, rest), 0);
-      return;
-    }
-  }
-}
 
 /* x_a = R X_a + t for every node. */
 static void place(const real X[12], mat3 R, vec3 t, real x[12]) {
@@ -69,7 +47,7 @@ Test(fem_tet, rest_gradients_reproduce_positions) {
   for (int t = 0; t < 50; ++t) {
     real X[12];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     /* Σ_a ∇S_a = 0 and Σ_a X_a ⊗ ∇S_a = I (F at rest is I); 64 ε: one 3×3 inverse of a
      * matrix of condition <= ~100 (shape >= 0.1) and sums of four terms */
     for (int i = 0; i < 3; ++i) {
@@ -173,7 +151,7 @@ Test(fem_tet, stiffness_is_minus_the_force_jacobian) {
   for (int t = 0; t < 20; ++t) {
     real X[12], x[12], K[144];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     mat3 R0 = quat_to_m3(rand_quat(&r));
     fem_tet_stiffness(&rest, R0, mu, lam, K);
     /* a deformed state near R0·X: the force is affine in x for the held R0, so the central
@@ -236,7 +214,7 @@ Test(fem_tet, mass_and_gravity_sum_to_the_element_mass) {
   test_rng r = {15};
   real X[12], fg[12];
   femTetRest rest;
-  rand_tet(&r, X, &rest);
+  fem_rand_tet(&r, X, &rest);
   double m = RHO_DEF * rest.volume;
   /* each of the four blocks in a row is ρV/16·I: a row sums to ρV/4 (one rounding each) */
   real me = fem_tet_mass_entry(&rest, RHO_DEF);
@@ -256,7 +234,7 @@ Test(fem_tet, rigid_rotation_at_rest_feels_no_force) {
   for (int t = 0; t < 50; ++t) {
     real X[12], x[12], f[12];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     /* any rotation, large angles included (random unit quaternions), and a far translation */
     mat3 Q = quat_to_m3(rand_quat(&r));
     place(X, Q, rand_v3(&r, -10, 10), x);
@@ -290,7 +268,7 @@ Test(fem_tet, spinning_body_force_is_the_lagged_rotation_error) {
   for (int t = 0; t < 10; ++t) {
     real X[12], xn[12], x[12], f[12], fh[12];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     mat3 Q = quat_to_m3(rand_quat(&r));
     vec3 k = rand_unit(&r);
     place(X, Q, v3_zero(), xn);
@@ -336,7 +314,7 @@ Test(fem_tet, newmark_element_matches_the_momentum_residual) {
   for (int t = 0; t < 10; ++t) {
     real X[12], qn[12], vn[12], T[144], b[12], K[144];
     femTetRest rest;
-    rand_tet(&r, X, &rest);
+    fem_rand_tet(&r, X, &rest);
     mat3 Q = quat_to_m3(rand_quat(&r));
     place(X, Q, rand_v3(&r, -1, 1), qn);
     for (int i = 0; i < 12; ++i) {
@@ -388,7 +366,7 @@ Test(fem_tet, dirichlet_on_an_element_keeps_only_the_held_diagonal) {
   femMaterial m = fem_material(E_DEF, NU_DEF, RHO_DEF, 0, 0);
   real X[12], vn[12] = {0}, T[144], T0[144], b[12], b0[12];
   femTetRest rest;
-  rand_tet(&r, X, &rest);
+  fem_rand_tet(&r, X, &rest);
   fem_newmark_element(&rest, X, vn, 1e-3, &m, v3(0, 0, -9.81), T0, b0);
   memcpy(T, T0, sizeof T);
   memcpy(b, b0, sizeof b);

@@ -254,9 +254,36 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
     }
 }
 
-/* The Delassus estimate of a gather block (J diag(A)⁻¹ Jᵀ on the block's columns) against the
- * sum written out: symmetric to the bit (its lower triangle is mirrored) and equal to 1e-14 of
- * its largest entry (sums of 12 products of O(1) numbers, each divided by a diagonal in [1, 3]). */
+/* sap_con_delassus_W against J diag(A)⁻¹ Jᵀ written out from the blocks sap_block_get gives
+ * (a gather block's columns at its clique's columns cols): symmetric to the bit (its lower
+ * triangle is mirrored) and equal to 1e-14 of its largest entry (sums of at most 24 products of
+ * O(1) numbers, each divided by a diagonal in [0.1, 3]). */
+static void check_delassus(const sapJac *j, const sapClique *cl, const double *A, const char *what) {
+  double W[9];
+  sap_con_delassus_W(j, cl, A, W);
+  double wmax = 0, err = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int k2 = 0; k2 < 3; ++k2) {
+      double s = 0;
+      for (int q = 0; q < 2; ++q) {
+        if (j->clique[q] < 0) continue;
+        double scratch[SAP_BLOCK_MAX];
+        const double *J = sap_block_get(j, q, scratch);
+        const int n = cl[j->clique[q]].nv, nc = j->cols[q] ? j->ncols[q] : n;
+        for (int k = 0; k < nc; ++k) {
+          const int col = j->cols[q] ? j->cols[q][k] : k;
+          s += J[nc * i + k] * J[nc * k2 + k] / A[cl[j->clique[q]].a0 + (n + 1) * col];
+        }
+      }
+      wmax = fmax(wmax, fabs(s));
+      err = fmax(err, fabs(W[3 * i + k2] - s));
+      cr_assert(W[3 * i + k2] == W[3 * k2 + i], "%s: W is symmetric to the bit", what);
+    }
+  cr_assert_gt(wmax, 0);
+  cr_assert_leq(err, 1e-14 * wmax, "%s: W differs from J diag(A)^-1 J^T by %g (max %g)", what, err, wmax);
+}
+
+/* The Delassus estimate of gather blocks (J diag(A)⁻¹ Jᵀ on the blocks' columns). */
 Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
   test_rng r = {91};
   const sapClique cl[2] = {{27, 0, 0}, {27, 27, 27 * 27}};
@@ -273,20 +300,7 @@ Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
     j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = q;
     j.Jd[q] = Jb[q], j.cols[q] = cols[q], j.ncols[q] = 12, j.coef[q] = (const double *)0;
   }
-  double W[9];
-  sap_con_delassus_W(&j, cl, A, W);
-  double wmax = 0, err = 0;
-  for (int i = 0; i < 3; ++i)
-    for (int k2 = 0; k2 < 3; ++k2) {
-      double s = 0;
-      for (int q = 0; q < 2; ++q)
-        for (int k = 0; k < 12; ++k) s += Jb[q][12 * i + k] * Jb[q][12 * k2 + k] / A[cl[q].a0 + 28 * cols[q][k]];
-      wmax = fmax(wmax, fabs(s));
-      err = fmax(err, fabs(W[3 * i + k2] - s));
-      cr_assert(W[3 * i + k2] == W[3 * k2 + i], "W is symmetric to the bit");
-    }
-  cr_assert_gt(wmax, 0);
-  cr_assert_leq(err, 1e-14 * wmax, "W differs from J diag(A)^-1 J^T by %g (max %g)", err, wmax);
+  check_delassus(&j, cl, A, "gather");
 }
 
 /* The same for the compact kinds on whole cliques: a rigid point block (6 columns, the 3 × 6
@@ -308,25 +322,6 @@ Test(sap_cliques, compact_delassus_is_j_diag_a_inverse_jt) {
     j.r[0] = v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1));
     j.block[0] = SAP_BLOCK_RIGID_POINT, j.clique[0] = 0;
     j.block[1] = SAP_BLOCK_POINT_MASS, j.clique[1] = coupled ? 1 : -1;
-    double W[9];
-    sap_con_delassus_W(&j, cl, A, W);
-    double wmax = 0, err = 0;
-    for (int i = 0; i < 3; ++i)
-      for (int k2 = 0; k2 < 3; ++k2) {
-        double s = 0;
-        for (int b = 0; b < 2; ++b) {
-          if (j.clique[b] < 0) continue;
-          double scratch[SAP_BLOCK_MAX];
-          const double *J = sap_block_get(&j, b, scratch);
-          const int n = cl[b].nv;
-          for (int k = 0; k < n; ++k) s += J[n * i + k] * J[n * k2 + k] / A[cl[b].a0 + (n + 1) * k];
-        }
-        wmax = fmax(wmax, fabs(s));
-        err = fmax(err, fabs(W[3 * i + k2] - s));
-        cr_assert(W[3 * i + k2] == W[3 * k2 + i], "W is symmetric to the bit");
-      }
-    cr_assert_gt(wmax, 0);
-    /* sums of 9 products of O(1) numbers, each divided by a diagonal in [0.1, 3] */
-    cr_assert_leq(err, 1e-14 * wmax, "coupled %d: W differs from J diag(A)^-1 J^T by %g (max %g)", coupled, err, wmax);
+    check_delassus(&j, cl, A, coupled ? "rigid point and point mass" : "rigid point");
   }
 }

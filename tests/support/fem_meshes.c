@@ -161,3 +161,24 @@ int fem_mesh_ball_symmetric(femMesh *m, double R, int n) {
   free(id);
   return 0;
 }
+
+void fem_rand_tet(test_rng *r, real X[12], femTetRest *rest) {
+  for (;;) {
+    for (int i = 0; i < 12; ++i) X[i] = test_rng_uniform(r, -1, 1);
+    vec3 x0 = v3(X[0], X[1], X[2]);
+    vec3 e1 = v3_sub(v3(X[3], X[4], X[5]), x0), e2 = v3_sub(v3(X[6], X[7], X[8]), x0);
+    vec3 e3 = v3_sub(v3(X[9], X[10], X[11]), x0);
+    double d = v3_dot(v3_cross(e1, e2), e3);
+    if (d < 0) { /* swap nodes 2 and 3 */
+      for (int i = 0; i < 3; ++i) {
+        real t = X[6 + i];
+        X[6 + i] = X[9 + i];
+        X[9 + i] = t;
+      }
+      d = -d;
+    }
+    double l = fmax(fmax(v3_norm(e1), v3_norm(e2)), fmax(v3_norm(e3), v3_norm(v3_sub(e2, e1))));
+    l = fmax(l, fmax(v3_norm(v3_sub(e3, e1)), v3_norm(v3_sub(e3, e2))));
+    if (d >= 0.1 * l * l * l && fem_tet_rest(X, rest) == 0) return;
+  }
+}

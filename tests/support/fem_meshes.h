@@ -3,6 +3,7 @@
 #define ISO_TESTS_FEM_MESHES_H
 
 #include "kernels/fem/tet.h"
+#include "support/support.h"
 
 /* A box [0,Lx]×[0,Ly]×[0,Lz] cut into nx×ny×nz cubes (cells), each cut into 6 tets. */
 typedef struct femMesh {
@@ -38,5 +39,9 @@ int fem_mesh_on_boundary(const femMesh *m, int v);
 /* Rest data of every tet from the current m->X (ntet entries); returns how many tets were
  * refused by fem_tet_rest (0 for a valid mesh). */
 int fem_mesh_rest(const femMesh *m, femTetRest *rest);
+
+/* A random tet in [-1, 1]³, positively oriented, with volume at least a tenth of its longest
+ * edge cubed (so no test meets a needle or a sliver), and its rest data. */
+void fem_rand_tet(test_rng *r, real X[12], femTetRest *rest);
 
 #endif
