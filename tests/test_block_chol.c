@@ -276,6 +276,20 @@ Test(block_chol, bad_meshes_are_refused) {
   fem_pattern_free(&p);
 }
 
+/* Mark the tree path from position k to its root (stopping at a marked position: the rest of the
+ * path is marked already). */
+static void mark_path(const bcholView *v, int k, int *mark) {
+  for (int j = k; j >= 0 && !mark[j]; j = v->parent[j]) mark[j] = 1;
+}
+
+/* The marked positions, descending, into path; returns their count. */
+static int list_marked(int n, const int *mark, int *path) {
+  int npath = 0;
+  for (int j = n - 1; j >= 0; --j)
+    if (mark[j]) path[npath++] = j;
+  return npath;
+}
+
 /* The back solve on the union of some positions' tree paths gives the whole back solve's bits on
  * that union (each x_j there reads only its ancestors), and leaves the other positions alone:
  * random right-hand sides, random sets of 1..8 starting positions, a grid and a tet soup. */
@@ -293,11 +307,8 @@ Test(block_chol, upper_solve_on_paths_has_the_whole_solves_bits) {
     for (int t = 0; t < 20; ++t) {
       memset(mark, 0, sizeof(int) * (size_t)n);
       const int nstart = 1 + t % 8;
-      for (int s = 0; s < nstart; ++s)
-        for (int j = (int)test_rng_uniform(&r, 0, n - 1e-9); j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
-      int npath = 0;
-      for (int j = n - 1; j >= 0; --j)
-        if (mark[j]) path[npath++] = j;
+      for (int s = 0; s < nstart; ++s) mark_path(&c->v, (int)test_rng_uniform(&r, 0, n - 1e-9), mark);
+      const int npath = list_marked(n, mark, path);
       cr_assert_lt(npath, n, "a proper subset of the positions (else the test shows nothing)");
       for (int i = 0; i < n3; ++i) y[i] = test_rng_uniform(&r, -1, 1);
       memcpy(full, y, sizeof(double) * n3);
@@ -398,12 +409,9 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
     for (int t = 0; t < 20; ++t) {
       memset(mark, 0, sizeof(int) * (size_t)n);
       const int k = (int)test_rng_uniform(&r, 0, n - 1e-9);
-      for (int j = k; j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
-      for (int s = 0; s < t % 4; ++s) /* other vertices' paths too */
-        for (int j = (int)test_rng_uniform(&r, 0, n - 1e-9); j >= 0 && !mark[j]; j = c->v.parent[j]) mark[j] = 1;
-      int npath = 0;
-      for (int j = n - 1; j >= 0; --j)
-        if (mark[j]) path[npath++] = j;
+      mark_path(&c->v, k, mark);
+      for (int s = 0; s < t % 4; ++s) mark_path(&c->v, (int)test_rng_uniform(&r, 0, n - 1e-9), mark); /* others' too */
+      const int npath = list_marked(n, mark, path);
       schur_forward_unit3(&c->v, c->Lv, k, Y);
       bchol_upper_solve_on3(&c->v, c->Lv, path, npath, Y);
       for (int axis = 0; axis < 3; ++axis) {
