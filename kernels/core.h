@@ -40,4 +40,16 @@ typedef double real;
 
 #define ISO_REAL_EPS 2.220446049250313e-16
 
+/* Two doubles in a pair of SIMD lanes, for CPU loops that do two independent computations at once
+ * with each lane doing the scalar loop's operations in its order (so the same bits; no FMA is
+ * formed where the scalar code has none, as the target has none). GCC's and Clang's vector types,
+ * on the CPU only: ISO_PAIRS is 0 for nvcc (a GPU thread has no such lanes) and other compilers,
+ * where the scalar loops run. */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#define ISO_PAIRS 1
+typedef double isoPair __attribute__((vector_size(16)));
+#else
+#define ISO_PAIRS 0
+#endif
+
 #endif

@@ -326,7 +326,7 @@ Test(block_chol, upper_solve_on_paths_has_the_whole_solves_bits) {
 
 /* The factor and both solves against the scalar loops they stand for, written out here (each
  * update C -= A Bᵀ and each y_i -= L_ij y_j as one 3-term sum per entry, in slot order): where
- * the CPU build does two updates at once in a pair of lanes (BCHOL_PAIRS) the bits must be the
+ * the CPU build does two updates at once in a pair of lanes (ISO_PAIRS) the bits must be the
  * scalar ones, which a GPU thread computes. Grids and tet soups, minimum degree and natural. */
 static void factor_scalar(const bcholView *v, double *Lv) {
   for (int j = 0; j < v->n; ++j) {

@@ -91,29 +91,24 @@ static inline ISO_HD ISO_INLINE void bchol_sub_abt(real *ISO_RESTRICT C, const r
 }
 
 /* Two of bchol_sub_abt's updates with the same B at once, C0 -= A0 B^T and C1 -= A1 B^T (A1 the
- * block after A0), one in each lane of a pair of doubles: each lane does the scalar routine's
- * operations in its order, so the bits are the same; the CPU build runs half the floating-point
- * instructions. Only where the compiler has GCC's vector types, and not for a GPU (its thread
- * has no such lanes); elsewhere the scalar loop does every update. */
-#if defined(__GNUC__) && !defined(__CUDACC__)
-#define BCHOL_PAIRS 1
-typedef double bcholPair __attribute__((vector_size(16)));
+ * block after A0), one in each lane of an isoPair (kernels/core.h): the scalar routine's bits
+ * with half its floating-point instructions. Where ISO_PAIRS is 0 the scalar loop does every
+ * update. */
+#if ISO_PAIRS
 static inline ISO_INLINE void bchol_sub_abt2(real *C0, real *C1, const real *ISO_RESTRICT A0,
                                              const real *ISO_RESTRICT B) {
   const real *A1 = A0 + 9;
   for (int r = 0; r < 3; ++r) {
-    const bcholPair a0 = {A0[3 * r], A1[3 * r]}, a1 = {A0[3 * r + 1], A1[3 * r + 1]},
+    const isoPair a0 = {A0[3 * r], A1[3 * r]}, a1 = {A0[3 * r + 1], A1[3 * r + 1]},
                     a2 = {A0[3 * r + 2], A1[3 * r + 2]};
     for (int c = 0; c < 3; ++c) {
-      bcholPair x = {C0[3 * r + c], C1[3 * r + c]};
+      isoPair x = {C0[3 * r + c], C1[3 * r + c]};
       x -= a0 * B[3 * c + 0] + a1 * B[3 * c + 1] + a2 * B[3 * c + 2];
       C0[3 * r + c] = x[0];
       C1[3 * r + c] = x[1];
     }
   }
 }
-#else
-#define BCHOL_PAIRS 0
 #endif
 
 /* Factor a symmetric 3x3 block (row-major, lower part read) in place into its lower Cholesky
@@ -162,7 +157,7 @@ static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv)
       const int *t = v->tgt + v->pair[3 * p + 2];
       const real *Ljk = Lv + 9 * (long long)sb;
       int s = sb;
-#if BCHOL_PAIRS
+#if ISO_PAIRS
       for (; s + 1 < se; s += 2)
         bchol_sub_abt2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)t[s + 1 - sb], Lv + 9 * (long long)s, Ljk);
 #endif
@@ -200,14 +195,14 @@ static inline ISO_HD ISO_INLINE void bchol_lower_column(const bcholView *v, cons
   real *yj = y + 3 * j;
   bchol_diag_lower(Lv + 9 * (long long)d, yj);
   int s = d + 1;
-#if BCHOL_PAIRS /* two rows at once, one per lane (bchol_sub_abt2): the same bits */
+#if ISO_PAIRS /* two rows at once, one per lane (bchol_sub_abt2): the same bits */
   for (; s + 1 < e; s += 2) {
     const real *B0 = Lv + 9 * (long long)s, *B1 = B0 + 9;
     real *y0 = y + 3 * v->row[s], *y1 = y + 3 * v->row[s + 1];
     for (int r = 0; r < 3; ++r) {
-      const bcholPair b0 = {B0[3 * r], B1[3 * r]}, b1 = {B0[3 * r + 1], B1[3 * r + 1]},
+      const isoPair b0 = {B0[3 * r], B1[3 * r]}, b1 = {B0[3 * r + 1], B1[3 * r + 1]},
                       b2 = {B0[3 * r + 2], B1[3 * r + 2]};
-      bcholPair x = {y0[r], y1[r]};
+      isoPair x = {y0[r], y1[r]};
       x -= b0 * yj[0] + b1 * yj[1] + b2 * yj[2];
       y0[r] = x[0];
       y1[r] = x[1];
@@ -232,13 +227,13 @@ static inline ISO_HD ISO_INLINE void bchol_upper_column(const bcholView *v, cons
                                                         real *ISO_RESTRICT y) {
   const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
   real *yj = y + 3 * j;
-#if BCHOL_PAIRS /* components 0 and 1 of y_j in the two lanes, 2 alone: each its own order, the same bits */
-  bcholPair x01 = {yj[0], yj[1]};
+#if ISO_PAIRS /* components 0 and 1 of y_j in the two lanes, 2 alone: each its own order, the same bits */
+  isoPair x01 = {yj[0], yj[1]};
   real x2 = yj[2];
   for (int s = d + 1; s < e; ++s) {
     const real *B = Lv + 9 * (long long)s;
     const real *xi = y + 3 * v->row[s];
-    const bcholPair b0 = {B[0], B[1]}, b1 = {B[3], B[4]}, b2 = {B[6], B[7]};
+    const isoPair b0 = {B[0], B[1]}, b1 = {B[3], B[4]}, b2 = {B[6], B[7]};
     x01 -= b0 * xi[0] + b1 * xi[1] + b2 * xi[2];
     x2 -= B[2] * xi[0] + B[5] * xi[1] + B[8] * xi[2];
   }
@@ -282,15 +277,15 @@ static inline ISO_HD ISO_INLINE void bchol_lower_column3(const bcholView *v, con
     const real y2 = (yj[6 + k] - D[6] * y0 - D[7] * y1) / D[8];
     yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
   }
-#if BCHOL_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
-  const bcholPair j0 = {yj[0], yj[1]}, j1 = {yj[3], yj[4]}, j2 = {yj[6], yj[7]};
+#if ISO_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
+  const isoPair j0 = {yj[0], yj[1]}, j1 = {yj[3], yj[4]}, j2 = {yj[6], yj[7]};
 #endif
   for (int s = d + 1; s < e; ++s) {
     const real *B = Lv + 9 * (long long)s;
     real *yi = Y + 9 * v->row[s];
     for (int r = 0; r < 3; ++r) {
-#if BCHOL_PAIRS
-      bcholPair x = {yi[3 * r], yi[3 * r + 1]};
+#if ISO_PAIRS
+      isoPair x = {yi[3 * r], yi[3 * r + 1]};
       x -= B[3 * r] * j0 + B[3 * r + 1] * j1 + B[3 * r + 2] * j2;
       yi[3 * r] = x[0], yi[3 * r + 1] = x[1];
       yi[3 * r + 2] -= B[3 * r] * yj[2] + B[3 * r + 1] * yj[5] + B[3 * r + 2] * yj[8];
@@ -305,13 +300,13 @@ static inline ISO_HD ISO_INLINE void bchol_upper_column3(const bcholView *v, con
                                                          real *ISO_RESTRICT Y) {
   const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
   real *yj = Y + 9 * j;
-#if BCHOL_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
-  bcholPair x0 = {yj[0], yj[1]}, x1 = {yj[3], yj[4]}, x2 = {yj[6], yj[7]};
+#if ISO_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
+  isoPair x0 = {yj[0], yj[1]}, x1 = {yj[3], yj[4]}, x2 = {yj[6], yj[7]};
   real z0 = yj[2], z1 = yj[5], z2 = yj[8];
   for (int s = d + 1; s < e; ++s) {
     const real *B = Lv + 9 * (long long)s;
     const real *xi = Y + 9 * v->row[s];
-    const bcholPair i0 = {xi[0], xi[1]}, i1 = {xi[3], xi[4]}, i2 = {xi[6], xi[7]};
+    const isoPair i0 = {xi[0], xi[1]}, i1 = {xi[3], xi[4]}, i2 = {xi[6], xi[7]};
     x0 -= B[0] * i0 + B[3] * i1 + B[6] * i2;
     x1 -= B[1] * i0 + B[4] * i1 + B[7] * i2;
     x2 -= B[2] * i0 + B[5] * i1 + B[8] * i2;
