@@ -425,3 +425,32 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
     case_free(c);
   }
 }
+
+/* schur_path_union against the definition: position j is listed iff it lies on the whole tree
+ * path of some start vertex's position (walked to the root without shortcuts), descending. */
+Test(block_chol, path_union_is_the_union_of_the_starts_paths) {
+  meshCase c;
+  soup_case(&c, 60, 150, FEM_ORDER_MIN_DEGREE, 61);
+  test_rng r = {62};
+  const int n = c.nvert;
+  int *mark = malloc(sizeof(int) * (size_t)n), *path = malloc(sizeof(int) * (size_t)n), pv[8];
+  for (int t = 0; t < 30; ++t) {
+    const int np = 1 + t % 8;
+    for (int s = 0; s < np; ++s) pv[s] = (int)test_rng_uniform(&r, 0, n - 1e-9);
+    const int npath = schur_path_union(&c.v, pv, np, mark, path);
+    int listed = 0;
+    for (int j = n - 1; j >= 0; --j) {
+      int on = 0;
+      for (int s = 0; s < np && !on; ++s)
+        for (int k = c.v.iperm[pv[s]]; k >= 0; k = c.v.parent[k]) on |= k == j;
+      if (on) {
+        cr_assert_lt(listed, npath);
+        cr_assert_eq(path[listed], j, "position %d missing or out of order", j);
+        ++listed;
+      }
+    }
+    cr_assert_eq(listed, npath, "extra positions listed");
+  }
+  free(mark), free(path);
+  case_free(&c);
+}

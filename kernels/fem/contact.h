@@ -93,12 +93,7 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
      * (fem_finish_world writes it afresh): n marks, then the list. */
     real *work = F->work + (long)w * F->ndv3 + 3L * V0;
     int *mark = (int *)(F->rhs + (long)w * F->ndv3 + 3L * V0), *path = mark + nvert;
-    for (int k = 0; k < nvert; ++k) mark[k] = 0;
-    for (int s = 0; s < np[d]; ++s)
-      for (int j = Vw.iperm[pv[s]]; j >= 0 && !mark[j]; j = Vw.parent[j]) mark[j] = 1;
-    int npath = 0;
-    for (int j = nvert - 1; j >= 0; --j)
-      if (mark[j]) path[npath++] = j;
+    const int npath = schur_path_union(&Vw, pv, np[d], mark, path);
     /* a vertex's three columns at once where H has room past W for them (3n × 3 reals): each
      * block of L read once for three solves, the same bits as one at a time */
     real *Y3 = (long)a->sap_nv * a->sap_nv - (long)m * m >= 9L * nvert ? H + (long)m * m : (real *)0;

@@ -48,6 +48,20 @@ static inline ISO_HD void schur_forward_unit(const bcholView *v, const real *ISO
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column(v, Lv, j, y);
 }
 
+/* The union U of the elimination-tree paths from the positions of vertices pv[0..np) (mesh order)
+ * to their roots, descending, into path (at most n); mark: n ints of scratch. Returns |U|. A back
+ * solve on U (bchol_upper_solve_on) gives the whole solve's bits at those positions. */
+static inline ISO_HD int schur_path_union(const bcholView *v, const int *pv, int np, int *ISO_RESTRICT mark,
+                                          int *ISO_RESTRICT path) {
+  for (int k = 0; k < v->n; ++k) mark[k] = 0;
+  for (int s = 0; s < np; ++s)
+    for (int j = v->iperm[pv[s]]; j >= 0 && !mark[j]; j = v->parent[j]) mark[j] = 1;
+  int npath = 0;
+  for (int j = v->n - 1; j >= 0; --j)
+    if (mark[j]) path[npath++] = j;
+  return npath;
+}
+
 /* schur_forward_unit for the three axes of the vertex at position k at once, into Y (3n × 3
  * row-major, side c = axis c; bchol_lower_column3): each side with the single solve's bits. */
 static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
