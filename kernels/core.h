@@ -45,11 +45,15 @@ typedef double real;
  * formed where the scalar code has none, as the target has none). GCC's and Clang's vector types,
  * on the CPU only: ISO_PAIRS is 0 for nvcc (a GPU thread has no such lanes) and other compilers,
  * where the scalar loops run. */
+#ifndef ISO_PAIRS /* a test may set it to 0 to run the scalar loops on the CPU */
 #if defined(__GNUC__) && !defined(__CUDACC__)
 #define ISO_PAIRS 1
-typedef double isoPair __attribute__((vector_size(16)));
 #else
 #define ISO_PAIRS 0
+#endif
+#endif
+#if ISO_PAIRS
+typedef double isoPair __attribute__((vector_size(16)));
 #endif
 
 #endif

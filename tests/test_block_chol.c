@@ -12,6 +12,7 @@
 #include "kernels/linalg/block_chol.h"
 #include "kernels/linalg/cholesky.h"
 #include "kernels/linalg/schur.h"
+#include "support/bchol_scalar.h"
 #include "support/chol_meshes.h"
 #include "support/support.h"
 
@@ -324,48 +325,10 @@ Test(block_chol, upper_solve_on_paths_has_the_whole_solves_bits) {
   }
 }
 
-/* The factor and both solves against the scalar loops they stand for, written out here (each
+/* The factor and both solves against the scalar loops they stand for (support/bchol_scalar.h: each
  * update C -= A Bᵀ and each y_i -= L_ij y_j as one 3-term sum per entry, in slot order): where
  * the CPU build does two updates at once in a pair of lanes (ISO_PAIRS) the bits must be the
  * scalar ones, which a GPU thread computes. Grids and tet soups, minimum degree and natural. */
-static void factor_scalar(const bcholView *v, double *Lv) {
-  for (int j = 0; j < v->n; ++j) {
-    for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
-      const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
-      const int *t = v->tgt + v->pair[3 * p + 2];
-      for (int s = sb; s < se; ++s) bchol_sub_abt(Lv + 9 * t[s - sb], Lv + 9 * s, Lv + 9 * sb);
-    }
-    double *D = Lv + 9 * v->col_ptr[j];
-    cr_assert_eq(bchol_chol3(D), 0);
-    const double inv[3] = {1 / D[0], 1 / D[4], 1 / D[8]};
-    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) bchol_trsm3(D, inv, Lv + 9 * s);
-  }
-}
-
-static void lower_scalar(const bcholView *v, const double *Lv, double *y) {
-  for (int j = 0; j < v->n; ++j) {
-    double *yj = y + 3 * j;
-    bchol_diag_lower(Lv + 9 * v->col_ptr[j], yj);
-    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) {
-      const double *B = Lv + 9 * s;
-      double *yi = y + 3 * v->row[s];
-      for (int r = 0; r < 3; ++r) yi[r] -= B[3 * r] * yj[0] + B[3 * r + 1] * yj[1] + B[3 * r + 2] * yj[2];
-    }
-  }
-}
-
-static void upper_scalar(const bcholView *v, const double *Lv, double *y) {
-  for (int j = v->n - 1; j >= 0; --j) {
-    double *yj = y + 3 * j;
-    for (int s = v->col_ptr[j] + 1; s < v->col_ptr[j + 1]; ++s) {
-      const double *B = Lv + 9 * s;
-      const double *xi = y + 3 * v->row[s];
-      for (int c = 0; c < 3; ++c) yj[c] -= B[c] * xi[0] + B[3 + c] * xi[1] + B[6 + c] * xi[2];
-    }
-    bchol_diag_upper(Lv + 9 * v->col_ptr[j], yj);
-  }
-}
-
 Test(block_chol, factor_and_solves_have_the_scalar_loops_bits) {
   test_rng r = {41};
   for (int k = 0; k < 4; ++k) {
