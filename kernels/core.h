@@ -5,6 +5,10 @@
  * functions written in the common subset of C99 and CUDA C++, so the CPU backend runs
  * exactly the code the GPU runs. Rules: no VLAs, explicit casts from `void *`, no compound
  * literals, no designated initialisers, no CUDA header, `restrict` only through ISO_RESTRICT.
+ * One exception, for speed and never for results: a CPU loop may do two independent
+ * computations at once in a pair of SIMD lanes (ISO_PAIRS below) beside the scalar loop the GPU
+ * compiles; both give the same bits, and tests run both on the CPU (tests/test_block_chol.c,
+ * tests/test_block_chol_scalar.c).
  */
 #ifndef ISO_KERNELS_CORE_H
 #define ISO_KERNELS_CORE_H
