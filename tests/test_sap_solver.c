@@ -557,3 +557,35 @@ Test(sap_solver, per_world_solve_is_bitwise_the_batched_one) {
   per_world_matches_batched(SAP_MODEL_LAGGED, 14, negative_mass);
   per_world_matches_batched(SAP_MODEL_LAGGED, 15, nan_v0);
 }
+
+/* The clique product and the Jacobian products take several rows' sums at once (four rows of A;
+ * a block's rows with k outside): each row must still be the one sequential sum in k order that
+ * the loops written out below take, bit for bit, at every size (the remainder rows of A
+ * included). */
+Test(sap_solver, row_interleaved_products_keep_the_sequential_sums_bits) {
+  test_rng r = {77};
+  double A[29 * 29], x[29], y[29], J[3 * 29], vc[3], ref[3];
+  int cols[29];
+  for (int n = 1; n <= 29; ++n) {
+    for (int i = 0; i < n * n; ++i) A[i] = test_rng_uniform(&r, -1, 1);
+    for (int i = 0; i < n; ++i) x[i] = test_rng_uniform(&r, -1, 1) * pow(10, (double)(i % 7) - 3);
+    sap_mul_A_n(A, n, x, y);
+    for (int i = 0; i < n; ++i) {
+      double s = 0;
+      for (int k = 0; k < n; ++k) s += A[n * i + k] * x[k];
+      cr_assert(test_same_bits(&s, y + i, 1), "A·x, n = %d: row %d differs", n, i);
+    }
+    for (int m = 1; m <= 3; ++m) {
+      for (int i = 0; i < m * n; ++i) J[i] = test_rng_uniform(&r, -1, 1);
+      for (int k = 0; k < n; ++k) cols[k] = (int)(test_rng_u64(&r) % (uint64_t)n);
+      for (int gather = 0; gather < 2; ++gather) {
+        for (int i = 0; i < m; ++i) vc[i] = ref[i] = test_rng_uniform(&r, -1, 1);
+        if (gather) sap_gather_apply(J, m, n, cols, x, vc);
+        else sap_block_apply_n(J, m, n, x, vc);
+        for (int i = 0; i < m; ++i)
+          for (int k = 0; k < n; ++k) ref[i] += J[n * i + k] * x[gather ? cols[k] : k];
+        cr_assert(test_same_bits(ref, vc, m), "J·x, %d × %d, gather %d: differs", m, n, gather);
+      }
+    }
+  }
+}

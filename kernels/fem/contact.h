@@ -114,7 +114,15 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
     if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;
     /* S = W⁻¹, column by column, rows c.. only; A = δt·S from its lower triangle, mirrored
      * (exactly symmetric) */
-    for (int c = 0; c < m; ++c) {
+    /* four columns at a time where H has room past the factor for them (the same bits) */
+    real *B4 = (long)a->sap_nv * a->sap_nv - (long)m * m >= 4L * m ? H + (long)m * m : (real *)0;
+    int c = 0;
+    for (; B4 && c + 3 < m; c += 4) {
+      chol_solve_unit_tail4(m, H, c, B4);
+      for (int q = 0; q < 4; ++q)
+        for (int r = c + q; r < m; ++r) Ab[(long)r * n3 + c + q] = Ab[(long)(c + q) * n3 + r] = F->dt * B4[(long)q * m + r];
+    }
+    for (; c < m; ++c) {
       chol_solve_unit_tail(m, H, c, rhs);
       for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * rhs[r];
     }

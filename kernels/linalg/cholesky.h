@@ -128,6 +128,66 @@ static inline ISO_HD void chol_solve_unit_tail(int n, const real *ISO_RESTRICT L
   }
 }
 
+/* chol_solve_unit_tail for columns c..c+3 at once (c + 3 < n), into B (4 columns of n reals,
+ * column q in B + q·n, rows c + q.. written): each column gets chol_solve_unit_tail's bits, as
+ * each takes the same terms in the same order; a column of L is read once for the four, and the
+ * back solve's four dot products are independent chains instead of one that waits on each add. */
+static inline ISO_HD void chol_solve_unit_tail4(int n, const real *ISO_RESTRICT L, int c, real *ISO_RESTRICT B) {
+  real *b0 = B, *b1 = B + n, *b2 = B + 2L * n, *b3 = B + 3L * n;
+  for (int i = c; i < n; ++i) b0[i] = i == c ? (real)1 : (real)0;
+  for (int i = c + 1; i < n; ++i) b1[i] = i == c + 1 ? (real)1 : (real)0;
+  for (int i = c + 2; i < n; ++i) b2[i] = i == c + 2 ? (real)1 : (real)0;
+  for (int i = c + 3; i < n; ++i) b3[i] = i == c + 3 ? (real)1 : (real)0;
+  /* forward: the first three columns of L below c alone, as columns c+1.. start later */
+  for (int j = c; j < c + 3; ++j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    real *bq[3] = {b0, b1, b2};
+    for (int q = 0; q <= j - c; ++q) {
+      real *b = bq[q];
+      const real y = b[j] / cj[j];
+      b[j] = y;
+      CHOL_SIMD
+      for (int i = j + 1; i < n; ++i) b[i] -= cj[i] * y;
+    }
+  }
+  for (int j = c + 3; j < n; ++j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    const real y0 = b0[j] / cj[j], y1 = b1[j] / cj[j], y2 = b2[j] / cj[j], y3 = b3[j] / cj[j];
+    b0[j] = y0, b1[j] = y1, b2[j] = y2, b3[j] = y3;
+    CHOL_SIMD
+    for (int i = j + 1; i < n; ++i) {
+      const real l = cj[i];
+      b0[i] -= l * y0;
+      b1[i] -= l * y1;
+      b2[i] -= l * y2;
+      b3[i] -= l * y3;
+    }
+  }
+  /* back: rows down to c + 3 for all four, then the first three alone */
+  for (int j = n - 1; j >= c + 3; --j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    real s0 = b0[j], s1 = b1[j], s2 = b2[j], s3 = b3[j];
+    for (int i = j + 1; i < n; ++i) {
+      const real l = cj[i];
+      s0 -= l * b0[i];
+      s1 -= l * b1[i];
+      s2 -= l * b2[i];
+      s3 -= l * b3[i];
+    }
+    b0[j] = s0 / cj[j], b1[j] = s1 / cj[j], b2[j] = s2 / cj[j], b3[j] = s3 / cj[j];
+  }
+  for (int j = c + 2; j >= c; --j) {
+    const real *ISO_RESTRICT cj = L + (long long)j * n;
+    real *bq[3] = {b0, b1, b2};
+    for (int q = 0; q <= j - c; ++q) {
+      real *b = bq[q];
+      real s = b[j];
+      for (int i = j + 1; i < n; ++i) s -= cj[i] * b[i];
+      b[j] = s / cj[j];
+    }
+  }
+}
+
 /* ---- envelope (profile) variant -------------------------------------------------------------
  * A world's SAP Hessian couples cliques only where constraints do: a stack, a chain of bodies,
  * an arch of deformable blocks give block-banded matrices, where most of the dense factor's work

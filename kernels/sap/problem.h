@@ -191,10 +191,17 @@ static inline ISO_HD ISO_INLINE sapConJ sap_jac_blocks(const sapJac *j, real sto
 
 /* The loops below with the sizes as arguments: called with literal sizes for the common case (a
  * 3-row contact on a 6-DoF clique), so the compiler unrolls them; the order of every sum is the
- * same either way, so so are the bits. */
+ * same either way, so so are the bits. The J·x loops run k outside and the rows inside: each
+ * row's sum still takes its terms in k order, but the rows' chains are independent, so they
+ * overlap instead of each waiting on its own adds. */
 static inline ISO_HD void sap_block_apply_n(const real *J, int m, int n, const real *xq, real *vc) {
-  for (int i = 0; i < m; ++i)
-    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[k];
+  real acc[SAP_MAX_ROWS]; /* local, so the rows' sums stay in registers (vc may alias J) */
+  for (int i = 0; i < m; ++i) acc[i] = vc[i];
+  for (int k = 0; k < n; ++k) {
+    const real x = xq[k];
+    for (int i = 0; i < m; ++i) acc[i] += J[n * i + k] * x;
+  }
+  for (int i = 0; i < m; ++i) vc[i] = acc[i];
 }
 
 static inline ISO_HD void sap_block_apply_t_n(const real *J, int m, int n, const real *g, real s, real *oq) {
@@ -207,8 +214,13 @@ static inline ISO_HD void sap_block_apply_t_n(const real *J, int m, int n, const
 
 /* The same two on a gather block: n columns at the clique's columns cols. */
 static inline ISO_HD void sap_gather_apply(const real *J, int m, int n, const int *cols, const real *xq, real *vc) {
-  for (int i = 0; i < m; ++i)
-    for (int k = 0; k < n; ++k) vc[i] += J[n * i + k] * xq[cols[k]];
+  real acc[SAP_MAX_ROWS]; /* local, so the rows' sums stay in registers (vc may alias J) */
+  for (int i = 0; i < m; ++i) acc[i] = vc[i];
+  for (int k = 0; k < n; ++k) {
+    const real x = xq[cols[k]];
+    for (int i = 0; i < m; ++i) acc[i] += J[n * i + k] * x;
+  }
+  for (int i = 0; i < m; ++i) vc[i] = acc[i];
 }
 
 static inline ISO_HD void sap_gather_apply_t(const real *J, int m, int n, const int *cols, const real *g, real s,
@@ -362,9 +374,15 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
             const int r0 = cp->v0 + j->cols[p][3 * u], c0 = cq->v0 + j->cols[q][3 * v];
             if (r0 + 2 < c0) continue; /* above the diagonal */
             const real cc = j->coef[p][u] * j->coef[q][v];
+            real *Hb = H + (long)c0 * nv + r0;
+            if (r0 >= c0 + 2) { /* wholly on or below the diagonal: no entry to test */
+              for (int k = 0; k < 3; ++k)
+                for (int i = 0; i < 3; ++i) Hb[(long)k * nv + i] += cc * Gam[3 * i + k];
+              continue;
+            }
             for (int k = 0; k < 3; ++k)
               for (int i = 0; i < 3; ++i)
-                if (r0 + i >= c0 + k) H[(long)(c0 + k) * nv + r0 + i] += cc * Gam[3 * i + k];
+                if (r0 + i >= c0 + k) Hb[(long)k * nv + i] += cc * Gam[3 * i + k];
           }
       } else if (j->coef[p]) { /* rows of vertices, a general column: coef_p[u]·R·(G·J_q[:, b]) */
         for (int b = 0; b < nq; ++b) {
