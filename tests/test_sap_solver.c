@@ -509,7 +509,7 @@ Test(sap_solver, frozen_world_is_skipped) {
 /* sap_solve_world runs a world's whole Newton loop as one item (what lets the GPU step without a
  * host round trip per iteration). It must give bitwise what the batched path gives: velocities,
  * iterations, costs and status bits, for every model, with a faulty world in the batch too; with
- * a workspace (blocks formed once, J·v, J·Δv and G kept across passes) as without. */
+ * a workspace (blocks formed once, J·v, J·Δv, G and γ kept across passes) as without. */
 static void per_world_matches_batched(int model, uint64_t seed, breaker breakit) {
   sapProblem P, Q, R;
   test_rng r = {seed}, r2 = {seed}, r3 = {seed};

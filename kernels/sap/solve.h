@@ -84,6 +84,7 @@ typedef struct sapWorkCon {
   real vc[SAP_MAX_ROWS];                /* J·v at the current iterate */
   real dvc[SAP_MAX_ROWS];               /* J·Δv along the current Newton direction */
   real G[SAP_MAX_ROWS * SAP_MAX_ROWS];  /* G at the current iterate (the gradient pass's) */
+  real gam[SAP_MAX_ROWS];               /* γ at the current iterate (the gradient pass's) */
 } sapWorkCon;
 
 typedef struct sapBatch {
@@ -334,8 +335,8 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
     real gam[SAP_MAX_ROWS];
     if (ws) { /* J·v is the workspace's; G is kept for the Hessian */
       sapWorkCon *k = ws + i;
-      lc += sap_con_law(con + i, k->vc, gam, k->G);
-      sap_cj_apply_t(&k->j, cl, gam, 1, rhs); /* rhs = Jᵀγ */
+      lc += sap_con_law(con + i, k->vc, k->gam, k->G);
+      sap_cj_apply_t(&k->j, cl, k->gam, 1, rhs); /* rhs = Jᵀγ */
       continue;
     }
     sapJac j = sap_con_jac(B, w, con + i);
@@ -392,8 +393,10 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
   for (int c = 0; c < ncl; ++c) {
     const int m = cl[c].nv, o = cl[c].v0;
     const real *Ab = A + cl[c].a0;
-    for (int i = 0; i < m; ++i)
-      for (int k = 0; k <= i; ++k) H[(long)(o + k) * nv + o + i] = Ab[m * i + k];
+    for (int k = 0; k < m; ++k) { /* down H's columns: a deformable clique's stride-nv stores were slow */
+      real *ck = H + (long)(o + k) * nv + o;
+      for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
+    }
   }
   for (int i = 0; i < n; ++i) {
     if (ws) {
@@ -484,7 +487,20 @@ static inline ISO_HD void sap_newton_end_ws(const sapBatch *B, int w, sapWorkCon
     return;
   }
   real d1_0, d2_0, d1_m, d2_m;
-  (void)sap_line_eval(B, w, ws, v, dv, 0, cA, a0, a2, &d1_0, &d2_0); /* the slopes at α = 0 */
+  if (ws) {
+    /* ℓ'(0) from the γ the gradient pass kept at this v: the law at J·v + 0·J·Δv is the law at
+     * J·v, so these are the terms sap_line_eval at α = 0 would take, in its order (the same
+     * bits), without evaluating every law again */
+    d1_0 = a0 + (real)0 * a2;
+    for (int i = 0; i < B->ncon[w]; ++i) {
+      const sapWorkCon *k = ws + i;
+      real dg = k->dvc[0] * k->gam[0];
+      for (int r = 1; r < k->j.rows; ++r) dg += k->dvc[r] * k->gam[r];
+      d1_0 -= dg;
+    }
+  } else {
+    (void)sap_line_eval(B, w, ws, v, dv, 0, cA, a0, a2, &d1_0, &d2_0); /* the slopes at α = 0 */
+  }
   if (!(d1_0 < 0)) { /* not a descent direction: Drake throws; isobar flags the world */
     B->status[w] |= ISO_WORLD_LINE_SEARCH | ISO_WORLD_FROZEN;
     st->done = 1;
@@ -548,7 +564,8 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) { sap_newton_
  * the same. On the GPU it needs no host synchronisation (no count of active worlds to read
  * back), which is what lets a whole step be captured in a CUDA graph. With a workspace
  * (B->work, max_con entries, this world's alone while it runs) the blocks are formed once for
- * the step and the passes share J·v, J·Δv and G; the results are the same bits. */
+ * the step and the passes share J·v, J·Δv, G and γ (the line search takes ℓ'(0) from the kept
+ * γ); the results are the same bits. */
 static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
