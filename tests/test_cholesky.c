@@ -512,7 +512,8 @@ Test(cholesky, four_unit_tails_at_once_give_the_single_tail_bits) {
     for (int q = 0; q < 4; ++q) {
       chol_solve_unit_tail(n, A, c + q, y);
       cr_assert(test_same_bits(y + c + q, B + q * n + c + q, n - c - q), "columns from %d: column %d differs", c, q);
-      for (int i = 0; i < c + q; ++i) cr_assert_eq(B[q * n + i], -7, "column %d: row %d above its tail written", c + q, i);
+      for (int i = 0; i < c + q; ++i)
+        cr_assert_eq(B[q * n + i], -7, "column %d: row %d above its tail written", c + q, i);
     }
   }
 }

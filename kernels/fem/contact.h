@@ -119,8 +119,10 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
     int c = 0;
     for (; B4 && c + 3 < m; c += 4) {
       chol_solve_unit_tail4(m, H, c, B4);
-      for (int q = 0; q < 4; ++q)
-        for (int r = c + q; r < m; ++r) Ab[(long)r * n3 + c + q] = Ab[(long)(c + q) * n3 + r] = F->dt * B4[(long)q * m + r];
+      for (int q = 0; q < 4; ++q) {
+        const int cq = c + q;
+        for (int r = cq; r < m; ++r) Ab[(long)r * n3 + cq] = Ab[(long)cq * n3 + r] = F->dt * B4[(long)q * m + r];
+      }
     }
     for (; c < m; ++c) {
       chol_solve_unit_tail(m, H, c, rhs);
