@@ -423,21 +423,11 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
   }
 }
 
-static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
-  const int m = j->rows;
-  if (m == 3 && (j->coef[0] || j->coef[1])) {
-    sap_cj_add_hessian_vertex(j, cl, G, nv, H);
-    return;
-  }
-  if (j->cols[0] || j->cols[1]) {
-    sap_cj_add_hessian_gather(j, cl, G, nv, H);
-    return;
-  }
-  if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
-    sap_cj_add_hessian_36(j, cl, G, nv, H);
-    return;
-  }
-  /* any sizes: one column of G·J_q at a time, so no scratch grows with a clique */
+/* H += JᵀGJ for blocks of any sizes (m rows: called with a literal 3 for a contact, so the row
+ * loops unroll; the same sums in the same order either way): one column of G·J_q at a time, so
+ * no scratch grows with a clique. */
+static inline ISO_HD void sap_cj_add_hessian_m(const sapConJ *j, int m, const sapClique *cl, const real *G, int nv,
+                                               real *H) {
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *cq = cl + j->clique[q];
@@ -459,6 +449,24 @@ static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *
       }
     }
   }
+}
+
+static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
+  const int m = j->rows;
+  if (m == 3 && (j->coef[0] || j->coef[1])) {
+    sap_cj_add_hessian_vertex(j, cl, G, nv, H);
+    return;
+  }
+  if (j->cols[0] || j->cols[1]) {
+    sap_cj_add_hessian_gather(j, cl, G, nv, H);
+    return;
+  }
+  if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
+    sap_cj_add_hessian_36(j, cl, G, nv, H);
+    return;
+  }
+  if (m == 3) sap_cj_add_hessian_m(j, 3, cl, G, nv, H);
+  else sap_cj_add_hessian_m(j, m, cl, G, nv, H);
 }
 
 /* The same operations on Jacobian data j, its blocks formed where used. */
