@@ -350,12 +350,9 @@ static inline ISO_HD void sap_cj_add_hessian_gather(const sapConJ *j, const sapC
  * the general loop forms each entry as a 3-term dot product. Entries where row >= col only. */
 static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapClique *cl, const real *G, int nv,
                                                    real *H) {
-  real RG[9], Gam[9], GRt[9];
+  real RG[9], Gam[9];
   for (int i = 0; i < 3; ++i)
-    for (int k = 0; k < 3; ++k) {
-      RG[3 * i + k] = j->R.m[i][0] * G[k] + j->R.m[i][1] * G[3 + k] + j->R.m[i][2] * G[6 + k];
-      GRt[3 * i + k] = G[3 * i] * j->R.m[k][0] + G[3 * i + 1] * j->R.m[k][1] + G[3 * i + 2] * j->R.m[k][2];
-    }
+    for (int k = 0; k < 3; ++k) RG[3 * i + k] = j->R.m[i][0] * G[k] + j->R.m[i][1] * G[3 + k] + j->R.m[i][2] * G[6 + k];
   for (int i = 0; i < 3; ++i)
     for (int k = 0; k < 3; ++k)
       Gam[3 * i + k] = RG[3 * i] * j->R.m[k][0] + RG[3 * i + 1] * j->R.m[k][1] + RG[3 * i + 2] * j->R.m[k][2];
@@ -367,8 +364,11 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
       if (j->clique[p] < 0) continue;
       const sapClique *cp = cl + j->clique[p];
       const int np = j->cols[p] ? j->ncols[p] : cp->nv;
+      /* a block of two cliques lies wholly above the diagonal (nothing to add), or wholly on or
+       * below it (no entry to test) */
+      if (p != q && cp->v0 + cp->nv <= cq->v0) continue;
+      const int below = p != q && cp->v0 >= cq->v0 + cq->nv;
       if (j->coef[p] && j->coef[q]) { /* vertex blocks both sides: coef·coef·Γ */
-        if (p != q && cp->v0 + cp->nv <= cq->v0) continue; /* wholly above the diagonal */
         for (int v = 0; v < nq / 3; ++v)
           for (int u = 0; u < np / 3; ++u) {
             const int r0 = cp->v0 + j->cols[p][3 * u], c0 = cq->v0 + j->cols[q][3 * v];
@@ -390,13 +390,18 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
           sap_gj_n(G, 3, j->J[q], nq, b, gj);
           for (int i = 0; i < 3; ++i) rg[i] = j->R.m[i][0] * gj[0] + j->R.m[i][1] * gj[1] + j->R.m[i][2] * gj[2];
           const int col = cq->v0 + (j->cols[q] ? j->cols[q][b] : b);
+          real *Hc = H + (long)col * nv + cp->v0;
           for (int u = 0; u < np / 3; ++u)
             for (int i = 0; i < 3; ++i) {
-              const int row = cp->v0 + j->cols[p][3 * u + i];
-              if (row >= col) H[(long)col * nv + row] += j->coef[p][u] * rg[i];
+              const int r = j->cols[p][3 * u + i];
+              if (below || cp->v0 + r >= col) Hc[r] += j->coef[p][u] * rg[i];
             }
         }
       } else if (j->coef[q]) { /* general rows, a column of vertex v: coef_q[v]·J_p[:, a]ᵀ·(G·Rᵀ)[:, k] */
+        real GRt[9];
+        for (int i = 0; i < 3; ++i)
+          for (int k = 0; k < 3; ++k)
+            GRt[3 * i + k] = G[3 * i] * j->R.m[k][0] + G[3 * i + 1] * j->R.m[k][1] + G[3 * i + 2] * j->R.m[k][2];
         for (int v = 0; v < nq / 3; ++v)
           for (int k = 0; k < 3; ++k) {
             const int col = cq->v0 + j->cols[q][3 * v + k];
