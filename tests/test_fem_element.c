@@ -90,21 +90,28 @@ Test(fem_element, matches_the_12x12_route) {
     for (int k = 0; k < 9 * NSLOT; ++k)
       cr_assert(fabs((Lnew[k] - L0[k]) - (Lref[k] - L0[k])) <= 16 * EPS * Tterms, "element %d, slot %d entry %d: "
                 "%.17g vs %.17g (terms %g)", t, k / 9, k % 9, Lnew[k] - L0[k], Lref[k] - L0[k], Tterms);
-    /* the residual: the elastic force and gravity are the same products on both routes; K·v_n
-     * (terms bounded by V (2μ + λ) |∇S|² Σ|v|) and the mass term α ρV/16 Σ v are grouped
-     * differently, and so is the final sum of the four; 16 ulps of their magnitudes */
-    real qp[12], fe[12], fg[12];
-    for (int i = 0; i < 12; ++i) qp[i] = qn[i] + dt * vn[i];
+    /* the residual: the old route takes the elastic force from the stress at F(q_n + δt v_n) and
+     * adds β·K·v_n (terms bounded by V (2μ + λ) |∇S|² Σ|v|); the new one takes both from the
+     * stress at F(q_n + (δt + β) v_n) (kernels/fem/element.h). Each stress forms its strain by
+     * subtracting 1 from entries of R0ᵀF of the size of F, so each force is exact only to ulps of
+     * V (2μ + 3λ) |∇S| |F| (not of the force itself, which a small strain makes small); the mass
+     * term α ρV/16 Σ v and gravity are grouped differently too; 16 ulps of all their magnitudes.
+     * Dropping the β·K·v_n term, or folding it with δt alone, misses by β |∇S| Σ|v| / |F| of the
+     * elastic scale, far above this. */
+    real qp[12], qd[12], fe[12], fg[12];
+    for (int i = 0; i < 12; ++i) qp[i] = qn[i] + dt * vn[i], qd[i] = qn[i] + (dt + m.beta) * vn[i];
     const mat3 R0 = fem_corot_R0(fem_tet_F(&rest, qn));
-    fem_tet_force(&rest, fem_corot_P(fem_tet_F(&rest, qp), R0, m.mu, m.lambda), fe);
+    const mat3 Fp = fem_tet_F(&rest, qp), Fd = fem_tet_F(&rest, qd);
+    fem_tet_force(&rest, fem_corot_P(Fp, R0, m.mu, m.lambda), fe);
     fem_tet_gravity(&rest, m.rho, g, fg);
     const double kv = rest.volume * (2 * m.mu + m.lambda) * gmax * gmax * vsum;
+    const double stress = rest.volume * (2 * m.mu + 3 * m.lambda) * gmax * (m3_max_abs(Fp) + m3_max_abs(Fd));
     for (int i = 0; i < 12; ++i) {
       if (held[i / 3]) {
         cr_assert(bnew[i] == 0, "held vertex %d: residual %g", i / 3, bnew[i]);
         continue;
       }
-      const double bterms = fabs(fe[i]) + m.beta * kv + m.alpha * me * vsum + fabs(fg[i]);
+      const double bterms = fabs(fe[i]) + stress + m.beta * kv + m.alpha * me * vsum + fabs(fg[i]);
       cr_assert(fabs(bnew[i] - bref[i]) <= 16 * EPS * bterms, "element %d: b[%d] %.17g vs %.17g (terms %g)", t, i,
                 bnew[i], bref[i], bterms);
     }

@@ -6,10 +6,13 @@
  *   K_ab = V (μ r_b r_aᵀ + λ r_a r_bᵀ + μ (∇S_a·∇S_b) 1),  r_a = R0 ∇S_a,
  *   T_ab = (½δt + β_R) K_ab + (1/δt + α_R) (ρV/16) 1,
  *
- * only for the (up to 10) blocks the pattern stores, and K·v_n for the residual from two 3×3
- * sums instead of the 12×12 product:
+ * only for the (up to 10) blocks the pattern stores. The residual's elastic and stiffness-damping
+ * terms come from one stress: the corotated P is affine in F, P(F) = L(F) − L(R0) with
+ * L(X) = 2μ R0 sym(R0ᵀX) + λ tr(R0ᵀX) R0, and K·v_n is V·L(N)·∇S_a with N = Σ_b v_b ∇S_bᵀ = F(v_n)
+ * (expand L(N)∇S_a: μ N∇S_a + μ R0 Nᵀ r_a + λ tr(R0ᵀN) r_a, the three terms of K_ab summed over b),
+ * and F is linear in the positions, so
  *
- *   (K v)_a = V (μ M r_a + λ tr(M) r_a + μ N ∇S_a),  M = Σ_b r_b v_bᵀ,  N = Σ_b v_b ∇S_bᵀ.
+ *   V P(F(q_n + δt v_n)) ∇S_a + β (K v_n)_a = V P(F(q_n + (δt + β) v_n)) ∇S_a.
  *
  * No 12×12 matrix is formed (1.2 KB of stack per thread on a GPU, and the most of the element's
  * time on the CPU). The sums are grouped differently from the 12×12 route, so the two agree to
@@ -63,31 +66,28 @@ static inline ISO_HD void fem_element_add(const femTetRest *r, const real q_n[12
       }
       const real my[3] = {cm * y[0], cm * y[1], cm * y[2]}, lx[3] = {cl * x[0], cl * x[1], cl * x[2]};
       for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) B[3 * i + k] += my[i] * x[k] + lx[i] * y[k] + (i == k ? diag : (real)0);
+        for (int k = 0; k < 3; ++k) { /* diag only on the diagonal: adding a literal 0 elsewhere is an instruction */
+          real t = my[i] * x[k] + lx[i] * y[k];
+          if (i == k) t += diag;
+          B[3 * i + k] += t;
+        }
     }
-  /* the residual at the prediction q_n + δt v_n (see fem_newmark_element) */
-  real qp[12];
-  for (int i = 0; i < 12; ++i) qp[i] = q_n[i] + dt * v_n[i];
-  const mat3 P = fem_corot_P(fem_tet_F(r, qp), R0, m->mu, m->lambda);
-  mat3 M = m3_zero(), N = m3_zero();
+  /* the residual at the prediction q_n + δt v_n (see fem_newmark_element), its stiffness damping
+   * folded into the stress (header comment) */
+  real qd[12];
+  const real reach = dt + m->beta;
+  for (int i = 0; i < 12; ++i) qd[i] = q_n[i] + reach * v_n[i];
+  const mat3 P = m3_scale(fem_corot_P(fem_tet_F(r, qd), R0, m->mu, m->lambda), r->volume);
   vec3 vsum = v3_zero();
-  for (int c = 0; c < 4; ++c) {
-    const vec3 v = v3(v_n[3 * c], v_n[3 * c + 1], v_n[3 * c + 2]);
-    M = m3_add(M, m3_outer(ra[c], v));
-    N = m3_add(N, m3_outer(v, ga[c]));
-    vsum = v3_add(vsum, v);
-  }
-  const real trM = m3_trace(M), wg = m->rho * r->volume / (real)4;
+  for (int c = 0; c < 4; ++c) vsum = v3_add(vsum, v3(v_n[3 * c], v_n[3 * c + 1], v_n[3 * c + 2]));
+  const real wg = m->rho * r->volume / (real)4;
+  const vec3 common = v3_sub(v3_scale(vsum, m->alpha * me), v3_scale(g, wg)); /* the same for every node */
   for (int a = 0; a < 4; ++a) {
     if (held[a]) {
       b[3 * a] = b[3 * a + 1] = b[3 * a + 2] = (real)0;
       continue;
     }
-    const vec3 fe = v3_scale(m3_mulv(P, ga[a]), -r->volume);
-    const vec3 kv = v3_scale(v3_add(v3_add(v3_scale(m3_mulv(M, ra[a]), m->mu), v3_scale(ra[a], m->lambda * trM)),
-                                    v3_scale(m3_mulv(N, ga[a]), m->mu)),
-                             r->volume);
-    const vec3 ba = v3_sub(v3_add(v3_sub(v3_scale(vsum, m->alpha * me), fe), v3_scale(kv, m->beta)), v3_scale(g, wg));
+    const vec3 ba = v3_add(m3_mulv(P, ga[a]), common);
     b[3 * a] = ba.x, b[3 * a + 1] = ba.y, b[3 * a + 2] = ba.z;
   }
 }
