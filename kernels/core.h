@@ -8,7 +8,9 @@
  * One exception, for speed and never for results: a CPU loop may do two independent
  * computations at once in a pair of SIMD lanes (ISO_PAIRS below) beside the scalar loop the GPU
  * compiles; both give the same bits, and tests run both on the CPU (tests/test_block_chol.c,
- * tests/test_block_chol_scalar.c).
+ * tests/test_block_chol_scalar.c). Its one wider form: where an x86-64 CPU has AVX2 (asked at
+ * run time, ISO_AVX2 below), a CPU loop may use the four lanes of a 256-bit register the same
+ * way, each lane the scalar loop's operations in order (the block factor's updates).
  */
 #ifndef ISO_KERNELS_CORE_H
 #define ISO_KERNELS_CORE_H
@@ -58,6 +60,22 @@ typedef double real;
 #endif
 #if ISO_PAIRS
 typedef double isoPair __attribute__((vector_size(16)));
+#endif
+
+/* Four lanes where the CPU has them: on x86-64 with GCC or Clang, a function marked ISO_AVX2_FN
+ * is compiled for AVX2 (and not FMA, so no product is fused that the scalar code rounds) and is
+ * called only where iso_cpu_avx2() says the CPU runs it; elsewhere the pair or scalar loops run.
+ * ISO_AVX2 0 (a test's or a build's -DISO_AVX2=0) leaves them out. */
+#ifndef ISO_AVX2
+#if ISO_PAIRS && defined(__x86_64__)
+#define ISO_AVX2 1
+#else
+#define ISO_AVX2 0
+#endif
+#endif
+#if ISO_AVX2
+#define ISO_AVX2_FN __attribute__((target("avx2")))
+static inline int iso_cpu_avx2(void) { return __builtin_cpu_supports("avx2"); }
 #endif
 
 #endif

@@ -32,6 +32,10 @@
 
 #include "kernels/core.h"
 
+#if ISO_AVX2
+#include <immintrin.h>
+#endif
+
 /* The pattern of one mesh's factor as a kernel reads it: flat int arrays in one memory space
  * (host or device), no pointers between them, only offsets. */
 typedef struct bcholView {
@@ -146,11 +150,8 @@ static inline ISO_HD ISO_INLINE void bchol_trsm3(const real *ISO_RESTRICT L, con
   }
 }
 
-/* Factor in place: Lv (nslot x 9) holds T's lower blocks on entry (assembled at their slots,
- * fill slots zero) and L on return. Returns 0, or j + 1 when block column j (a position; the
- * vertex is perm[j]) meets a pivot that is not positive: T is not positive definite (or holds
- * a NaN). Columns before j are then finished, the rest partial. */
-static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv) {
+/* bchol_factor (below) on the portable loops: pairs of lanes on a CPU, scalar on a GPU. */
+static inline ISO_HD int bchol_factor_portable(const bcholView *v, real *ISO_RESTRICT Lv) {
   for (int j = 0; j < v->n; ++j) {
     for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
       const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
@@ -170,6 +171,70 @@ static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv)
     for (int s = d + 1; s < e; ++s) bchol_trsm3(D, inv, Lv + 9 * (long long)s);
   }
   return 0;
+}
+
+#if ISO_AVX2
+/* C -= A Bᵀ with the three entries of a row of C in the lanes of one register: bt_m holds
+ * (B[0][m], B[1][m], B[2][m], 0), so lane c of row r forms (a_r0 B_c0 + a_r1 B_c1) + a_r2 B_c2
+ * and subtracts it, the scalar routine's operations in its order. Rows 0 and 1 are loaded and
+ * stored four wide; their fourth lane carries the next row's first entry (minus products with
+ * 0), which the next row's store then writes with its own value (every row is loaded before any
+ * is stored). Row 2 is two lanes and one scalar, so nothing past the block is touched. B is
+ * the block the bt_m hold. */
+static inline ISO_AVX2_FN void bchol_sub_abt_avx2(real *ISO_RESTRICT C, const real *ISO_RESTRICT A,
+                                                  const real *ISO_RESTRICT B, __m256d bt0, __m256d bt1, __m256d bt2) {
+  const __m128d c0 = _mm256_castpd256_pd128(bt0), c1 = _mm256_castpd256_pd128(bt1),
+                c2 = _mm256_castpd256_pd128(bt2);
+  __m256d x0 = _mm256_loadu_pd(C), x1 = _mm256_loadu_pd(C + 3);
+  __m128d x2 = _mm_loadu_pd(C + 6);
+  real x22 = C[8];
+  x0 = _mm256_sub_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(A + 0), bt0),
+                                                     _mm256_mul_pd(_mm256_broadcast_sd(A + 1), bt1)),
+                                       _mm256_mul_pd(_mm256_broadcast_sd(A + 2), bt2)));
+  x1 = _mm256_sub_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_broadcast_sd(A + 3), bt0),
+                                                     _mm256_mul_pd(_mm256_broadcast_sd(A + 4), bt1)),
+                                       _mm256_mul_pd(_mm256_broadcast_sd(A + 5), bt2)));
+  x2 = _mm_sub_pd(x2, _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_set1_pd(A[6]), c0), _mm_mul_pd(_mm_set1_pd(A[7]), c1)),
+                                 _mm_mul_pd(_mm_set1_pd(A[8]), c2)));
+  x22 -= A[6] * B[6] + A[7] * B[7] + A[8] * B[8];
+  _mm256_storeu_pd(C, x0);
+  _mm256_storeu_pd(C + 3, x1);
+  _mm_storeu_pd(C + 6, x2);
+  C[8] = x22;
+}
+
+/* bchol_factor with every block update four lanes wide (bchol_sub_abt_avx2): the portable
+ * loops' bits (tests/test_block_chol.c), for a CPU with AVX2 only. */
+static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RESTRICT Lv) {
+  for (int j = 0; j < v->n; ++j) {
+    for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
+      const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
+      const int *t = v->tgt + v->pair[3 * p + 2];
+      const real *B = Lv + 9 * (long long)sb;
+      const __m256d bt0 = _mm256_set_pd(0, B[6], B[3], B[0]), bt1 = _mm256_set_pd(0, B[7], B[4], B[1]),
+                    bt2 = _mm256_set_pd(0, B[8], B[5], B[2]);
+      for (int s = sb; s < se; ++s) bchol_sub_abt_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, B, bt0, bt1, bt2);
+    }
+    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+    real *D = Lv + 9 * (long long)d;
+    if (bchol_chol3(D)) return j + 1;
+    const real inv[3] = {(real)1 / D[0], (real)1 / D[4], (real)1 / D[8]};
+    for (int s = d + 1; s < e; ++s) bchol_trsm3(D, inv, Lv + 9 * (long long)s);
+  }
+  return 0;
+}
+#endif
+
+/* Factor in place: Lv (nslot x 9) holds T's lower blocks on entry (assembled at their slots,
+ * fill slots zero) and L on return. Returns 0, or j + 1 when block column j (a position; the
+ * vertex is perm[j]) meets a pivot that is not positive: T is not positive definite (or holds
+ * a NaN). Columns before j are then finished, the rest partial. Every route gives the same bits:
+ * four lanes where the CPU has AVX2, else the portable loops. */
+static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv) {
+#if ISO_AVX2
+  if (iso_cpu_avx2()) return bchol_factor_avx2(v, Lv);
+#endif
+  return bchol_factor_portable(v, Lv);
 }
 
 /* y_j = L_jj^-1 y_j for the diagonal block (lower, row-major) of column j. */
