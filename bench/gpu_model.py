@@ -71,9 +71,9 @@ OPS_HESS = 860            # per contact per Newton iteration: G·J (2×54 FMA) a
                           # the lower triangle (3 blocks of 6×6×3 FMA), ×2 flops per FMA
 OPS_LS_EVAL = 200         # per contact per line-search evaluation without a workspace (the GPU):
                           # J·v and J·Δv from the record, the law and its derivatives
-OPS_TET = 1500            # per tet per step (kernels/fem/element.h): F twice, the polar rotation
+OPS_TET = 1100            # per tet per step (kernels/fem/element.h): F twice, the polar rotation
                           # (Newton's iteration, ~3 steps of an adjugate), the 10 stored 3×3 blocks
-                          # of T, K·v from two 3×3 sums, the stress and the residual
+                          # of T, one stress (damping folded in) and the residual's four products
 OPS_INTEGRATE = 80        # per body: v → q, quaternion renormalisation
 
 # Bytes (from the data table's types)
