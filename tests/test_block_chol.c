@@ -396,13 +396,30 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
       mark_path(&c->v, k, mark);
       for (int s = 0; s < t % 4; ++s) mark_path(&c->v, (int)test_rng_uniform(&r, 0, n - 1e-9), mark); /* others' too */
       const int npath = list_marked(n, mark, path);
-      schur_forward_unit3(&c->v, c->Lv, k, Y);
-      bchol_upper_solve_on3(&c->v, c->Lv, path, npath, Y);
-      for (int axis = 0; axis < 3; ++axis) {
-        schur_forward_unit(&c->v, c->Lv, k, axis, y);
-        bchol_upper_solve_on(&c->v, c->Lv, path, npath, y);
-        for (int i = 0; i < n3; ++i)
-          cr_assert(Y[3 * i + axis] == y[i], "case %d, vertex %d, axis %d, row %d", ci, k, axis, i);
+      /* the portable pair loops, then the four-lane ones where this CPU has AVX2, then the
+       * dispatched entry points: each against the single solves */
+      for (int route = 0; route < 3; ++route) {
+        if (route == 0) {
+          schur_forward_unit3_portable(&c->v, c->Lv, k, Y);
+          bchol_upper_solve_on3_portable(&c->v, c->Lv, path, npath, Y);
+        } else if (route == 1) {
+#if ISO_AVX2
+          if (!iso_cpu_avx2()) continue;
+          schur_forward_unit3_avx2(&c->v, c->Lv, k, Y);
+          bchol_upper_solve_on3_avx2(&c->v, c->Lv, path, npath, Y);
+#else
+          continue;
+#endif
+        } else {
+          schur_forward_unit3(&c->v, c->Lv, k, Y);
+          bchol_upper_solve_on3(&c->v, c->Lv, path, npath, Y);
+        }
+        for (int axis = 0; axis < 3; ++axis) {
+          schur_forward_unit(&c->v, c->Lv, k, axis, y);
+          bchol_upper_solve_on(&c->v, c->Lv, path, npath, y);
+          for (int i = 0; i < n3; ++i)
+            cr_assert(Y[3 * i + axis] == y[i], "route %d, case %d, vertex %d, axis %d, row %d", route, ci, k, axis, i);
+        }
       }
     }
     free(Y), free(y), free(mark), free(path);

@@ -179,10 +179,11 @@ static inline ISO_HD int bchol_factor_portable(const bcholView *v, real *ISO_RES
  * and subtracts it, the scalar routine's operations in its order. Rows 0 and 1 are loaded and
  * stored four wide; their fourth lane carries the next row's first entry (minus products with
  * 0), which the next row's store then writes with its own value (every row is loaded before any
- * is stored). Row 2 is two lanes and one scalar, so nothing past the block is touched. B is
- * the block the bt_m hold. */
-static inline ISO_AVX2_FN void bchol_sub_abt_avx2(real *ISO_RESTRICT C, const real *ISO_RESTRICT A,
-                                                  const real *ISO_RESTRICT B, __m256d bt0, __m256d bt1, __m256d bt2) {
+ * is stored). Row 2 is two lanes and one scalar, so nothing past the block is touched; b2m is
+ * lane 2 of bt_m, for that scalar. The solves on three sides use it too, with bt_m a row of the
+ * sides' block (lanes = sides). */
+static inline ISO_AVX2_FN void bchol_sub_abt_avx2(real *ISO_RESTRICT C, const real *ISO_RESTRICT A, real b20, real b21,
+                                                  real b22, __m256d bt0, __m256d bt1, __m256d bt2) {
   const __m128d c0 = _mm256_castpd256_pd128(bt0), c1 = _mm256_castpd256_pd128(bt1),
                 c2 = _mm256_castpd256_pd128(bt2);
   __m256d x0 = _mm256_loadu_pd(C), x1 = _mm256_loadu_pd(C + 3);
@@ -196,7 +197,7 @@ static inline ISO_AVX2_FN void bchol_sub_abt_avx2(real *ISO_RESTRICT C, const re
                                        _mm256_mul_pd(_mm256_broadcast_sd(A + 5), bt2)));
   x2 = _mm_sub_pd(x2, _mm_add_pd(_mm_add_pd(_mm_mul_pd(_mm_set1_pd(A[6]), c0), _mm_mul_pd(_mm_set1_pd(A[7]), c1)),
                                  _mm_mul_pd(_mm_set1_pd(A[8]), c2)));
-  x22 -= A[6] * B[6] + A[7] * B[7] + A[8] * B[8];
+  x22 -= A[6] * b20 + A[7] * b21 + A[8] * b22;
   _mm256_storeu_pd(C, x0);
   _mm256_storeu_pd(C + 3, x1);
   _mm_storeu_pd(C + 6, x2);
@@ -213,7 +214,8 @@ static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RE
       const real *B = Lv + 9 * (long long)sb;
       const __m256d bt0 = _mm256_set_pd(0, B[6], B[3], B[0]), bt1 = _mm256_set_pd(0, B[7], B[4], B[1]),
                     bt2 = _mm256_set_pd(0, B[8], B[5], B[2]);
-      for (int s = sb; s < se; ++s) bchol_sub_abt_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, B, bt0, bt1, bt2);
+      for (int s = sb; s < se; ++s)
+        bchol_sub_abt_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, B[6], B[7], B[8], bt0, bt1, bt2);
     }
     const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
     real *D = Lv + 9 * (long long)d;
@@ -327,6 +329,25 @@ static inline ISO_HD void bchol_upper_solve_on(const bcholView *v, const real *I
   for (int k = 0; k < ncol; ++k) bchol_upper_column(v, Lv, cols[k], y);
 }
 
+/* Y_j = L_jj^-1 Y_j and L_jj^-T Y_j for a block yj of three sides (yj[3·r + k]: component r,
+ * side k): bchol_diag_lower's and bchol_diag_upper's operations on each side. */
+static inline ISO_HD ISO_INLINE void bchol_diag_lower3(const real *ISO_RESTRICT D, real *ISO_RESTRICT yj) {
+  for (int k = 0; k < 3; ++k) {
+    const real y0 = yj[k] / D[0];
+    const real y1 = (yj[3 + k] - D[3] * y0) / D[4];
+    const real y2 = (yj[6 + k] - D[6] * y0 - D[7] * y1) / D[8];
+    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
+  }
+}
+static inline ISO_HD ISO_INLINE void bchol_diag_upper3(const real *ISO_RESTRICT D, real *ISO_RESTRICT yj) {
+  for (int k = 0; k < 3; ++k) {
+    const real y2 = yj[6 + k] / D[8];
+    const real y1 = (yj[3 + k] - D[7] * y2) / D[4];
+    const real y0 = (yj[k] - D[3] * y1 - D[6] * y2) / D[0];
+    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
+  }
+}
+
 /* The forward and back steps of block column j on three right-hand sides at once: Y is 3n × 3
  * row-major (Y[3·dof + k] is right-hand side k's entry), each side getting bchol_lower_column's
  * and bchol_upper_column's operations in their order (the same bits as three single solves),
@@ -334,14 +355,8 @@ static inline ISO_HD void bchol_upper_solve_on(const bcholView *v, const real *I
 static inline ISO_HD ISO_INLINE void bchol_lower_column3(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
                                                          real *ISO_RESTRICT Y) {
   const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
-  const real *D = Lv + 9 * (long long)d;
   real *yj = Y + 9 * j; /* yj[3·r + k]: component r, side k */
-  for (int k = 0; k < 3; ++k) {
-    const real y0 = yj[k] / D[0];
-    const real y1 = (yj[3 + k] - D[3] * y0) / D[4];
-    const real y2 = (yj[6 + k] - D[6] * y0 - D[7] * y1) / D[8];
-    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
-  }
+  bchol_diag_lower3(Lv + 9 * (long long)d, yj);
 #if ISO_PAIRS /* sides 0 and 1 in the two lanes, side 2 alone */
   const isoPair j0 = {yj[0], yj[1]}, j1 = {yj[3], yj[4]}, j2 = {yj[6], yj[7]};
 #endif
@@ -390,19 +405,79 @@ static inline ISO_HD ISO_INLINE void bchol_upper_column3(const bcholView *v, con
       for (int k = 0; k < 3; ++k) yj[3 * c + k] -= B[c] * xi[k] + B[3 + c] * xi[3 + k] + B[6 + c] * xi[6 + k];
   }
 #endif
-  const real *D = Lv + 9 * (long long)d;
-  for (int k = 0; k < 3; ++k) {
-    const real y2 = yj[6 + k] / D[8];
-    const real y1 = (yj[3 + k] - D[7] * y2) / D[4];
-    const real y0 = (yj[k] - D[3] * y1 - D[6] * y2) / D[0];
-    yj[k] = y0, yj[3 + k] = y1, yj[6 + k] = y2;
-  }
+  bchol_diag_upper3(Lv + 9 * (long long)d, yj);
 }
 
-/* bchol_upper_solve_on on three right-hand sides (Y as in bchol_lower_column3). */
+#if ISO_AVX2
+/* (x[0], x[1], x[2], 0), reading nothing past x[2]. */
+static inline ISO_AVX2_FN __m256d bchol_row4(const real *x) {
+  return _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(x)), _mm_load_sd(x + 2), 1);
+}
+
+/* bchol_lower_column3 with the three sides in the lanes of one register (bchol_sub_abt_avx2
+ * with bt_m = row m of Y_j): each side the scalar loop's operations in its order. */
+static inline ISO_AVX2_FN void bchol_lower_column3_avx2(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                        real *ISO_RESTRICT Y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = Y + 9 * j;
+  bchol_diag_lower3(Lv + 9 * (long long)d, yj);
+  const __m256d j0 = bchol_row4(yj), j1 = bchol_row4(yj + 3), j2 = bchol_row4(yj + 6);
+  for (int s = d + 1; s < e; ++s)
+    bchol_sub_abt_avx2(Y + 9 * v->row[s], Lv + 9 * (long long)s, yj[2], yj[5], yj[8], j0, j1, j2);
+}
+
+/* bchol_upper_column3 four lanes wide: row c of Y_j (lanes = sides) gathers
+ * (B_0c·X_0 + B_1c·X_1) + B_2c·X_2 of every block below, X_m row m of the block's row of Y, in
+ * slot order as the scalar loop does. Rows 0 and 1 are kept four wide (their fourth lane is
+ * the next row's first entry plus rounding noise, overwritten by the next row's store); row 2
+ * is stored as three entries. */
+static inline ISO_AVX2_FN void bchol_upper_column3_avx2(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                        real *ISO_RESTRICT Y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = Y + 9 * j;
+  __m256d x0 = _mm256_loadu_pd(yj), x1 = _mm256_loadu_pd(yj + 3), x2 = bchol_row4(yj + 6);
+  for (int s = d + 1; s < e; ++s) {
+    const real *B = Lv + 9 * (long long)s;
+    const real *xi = Y + 9 * v->row[s];
+    const __m256d r0 = _mm256_loadu_pd(xi), r1 = _mm256_loadu_pd(xi + 3), r2 = bchol_row4(xi + 6);
+    x0 = _mm256_sub_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[0]), r0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(B[3]), r1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(B[6]), r2)));
+    x1 = _mm256_sub_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[1]), r0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(B[4]), r1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(B[7]), r2)));
+    x2 = _mm256_sub_pd(x2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[2]), r0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(B[5]), r1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(B[8]), r2)));
+  }
+  _mm256_storeu_pd(yj, x0);
+  _mm256_storeu_pd(yj + 3, x1);
+  _mm_storeu_pd(yj + 6, _mm256_castpd256_pd128(x2));
+  _mm_store_sd(yj + 8, _mm256_extractf128_pd(x2, 1));
+  bchol_diag_upper3(Lv + 9 * (long long)d, yj);
+}
+
+static inline ISO_AVX2_FN void bchol_upper_solve_on3_avx2(const bcholView *v, const real *ISO_RESTRICT Lv,
+                                                          const int *cols, int ncol, real *ISO_RESTRICT Y) {
+  for (int k = 0; k < ncol; ++k) bchol_upper_column3_avx2(v, Lv, cols[k], Y);
+}
+#endif
+
+/* bchol_upper_solve_on on three right-hand sides (Y as in bchol_lower_column3); four lanes wide
+ * where the CPU has AVX2, the same bits. */
+static inline ISO_HD void bchol_upper_solve_on3_portable(const bcholView *v, const real *ISO_RESTRICT Lv,
+                                                         const int *cols, int ncol, real *ISO_RESTRICT Y) {
+  for (int k = 0; k < ncol; ++k) bchol_upper_column3(v, Lv, cols[k], Y);
+}
 static inline ISO_HD void bchol_upper_solve_on3(const bcholView *v, const real *ISO_RESTRICT Lv, const int *cols,
                                                 int ncol, real *ISO_RESTRICT Y) {
-  for (int k = 0; k < ncol; ++k) bchol_upper_column3(v, Lv, cols[k], Y);
+#if ISO_AVX2
+  if (iso_cpu_avx2()) {
+    bchol_upper_solve_on3_avx2(v, Lv, cols, ncol, Y);
+    return;
+  }
+#endif
+  bchol_upper_solve_on3_portable(v, Lv, cols, ncol, Y);
 }
 
 /* Solve T x = b in place (b: 3n in the mesh's vertex order, becomes x) with L from bchol_factor

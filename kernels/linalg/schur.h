@@ -64,11 +64,30 @@ static inline ISO_HD int schur_path_union(const bcholView *v, const int *pv, int
 
 /* schur_forward_unit for the three axes of the vertex at position k at once, into Y (3n × 3
  * row-major, side c = axis c; bchol_lower_column3): each side with the single solve's bits. */
-static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
-                                              real *ISO_RESTRICT Y) {
+static inline ISO_HD void schur_forward_unit3_portable(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                                       real *ISO_RESTRICT Y) {
   for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
   for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3(v, Lv, j, Y);
+}
+#if ISO_AVX2
+/* The same, the three sides in four lanes (bchol_lower_column3_avx2): the same bits. */
+static inline ISO_AVX2_FN void schur_forward_unit3_avx2(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                                        real *ISO_RESTRICT Y) {
+  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
+  for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+  for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3_avx2(v, Lv, j, Y);
+}
+#endif
+static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                              real *ISO_RESTRICT Y) {
+#if ISO_AVX2
+  if (iso_cpu_avx2()) {
+    schur_forward_unit3_avx2(v, Lv, k, Y);
+    return;
+  }
+#endif
+  schur_forward_unit3_portable(v, Lv, k, Y);
 }
 
 /* y_a . y_b over the blocks where both can be nonzero: the path from position k (either's
