@@ -62,6 +62,16 @@ typedef double real;
 typedef double isoPair __attribute__((vector_size(16)));
 #endif
 
+/* 1 where kernels compile for a CPU (GCC, Clang, the emulated device), 0 under nvcc: a kernel may
+ * give its CPU loop a stack scratch that would be too large for a GPU thread (the backend
+ * reserves the largest kernel stack for every thread at creation), for speed only, with the
+ * same results as without it (hs_narrow_world's posed meshes). */
+#ifdef __CUDACC__
+#define ISO_CPU_SCRATCH 0
+#else
+#define ISO_CPU_SCRATCH 1
+#endif
+
 /* Four lanes where the CPU has them: on x86-64 with GCC or Clang, a function marked ISO_AVX2_FN
  * is compiled for AVX2 (and not FMA, so no product is fused that the scalar code rounds) and is
  * called only where iso_cpu_avx2() says the CPU runs it; elsewhere the pair or scalar loops run.

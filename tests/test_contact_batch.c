@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "host/sim/sim_internal.h"
+#include "host/step/contact_internal.h"
 #include "isobar/isobar.h"
 #include "support/scene_builders.h"
 #include "support/support.h"
@@ -326,5 +328,54 @@ Test(contact_batch, cuda_overflow_matches_cpu) {
   }
   cr_assert(flagged > 0 && flagged < N, "some worlds overflow, some fit (%d of %d)", flagged, N);
   iso_sim_destroy(c), iso_sim_destroy(g), iso_sim_destroy(probe);
+  iso_model_destroy(m);
+}
+
+/* The CPU narrow phase moves a pair's meshes into the world once where that saves work
+ * (hs_posed_for) instead of each candidate's elements: the faces are the same to the bit.
+ * Two balls (compliant tets: tet–tet, against the rigid brick's triangles and the ground's
+ * half-space) in 16 poses, with the pre-posing on and off (its mesh sizes hidden). */
+Test(contact_batch, posed_meshes_give_the_same_faces) {
+  isoModel *m = tb_balls_and_brick();
+  const int N = 16;
+  isoSim *a = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON), *b = sim(m, N, 2, 1 << 14, ISO_SURFACE_POLYGON);
+  cr_assert_not_null(a->contact->dev.geom_nvert, "the CPU backend knows the meshes' sizes");
+  b->contact->dev.geom_nvert = NULL; /* every candidate moves its own elements */
+  place_all(a, 0);
+  place_all(b, 0);
+  cr_assert_eq(iso_sim_update_contact(a), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_update_contact(b), ISO_OK, "%s", iso_last_error());
+  /* the whole-mesh route was taken somewhere: a pair whose candidates move at least its mesh */
+  const hydroDev *H = &a->contact->dev;
+  int taken = 0, total = 0;
+  for (int w = 0; w < N; ++w)
+    for (int p = 0; p < H->npair; ++p) {
+      const int c = a->pair_count[(long)w * H->npair + p], g = H->pair_m[p], n = H->geom_nvert[g];
+      taken += n > 0 && n <= HS_POSED_MAX && 4 * c >= n;
+    }
+  cr_assert_gt(taken, 0, "no pair took the posed meshes");
+  for (int w = 0; w < N; ++w) {
+    isoContactFace *fa, *fb;
+    const int na = faces(a, w, &fa), nb = faces(b, w, &fb);
+    cr_assert_eq(na, nb, "world %d: %d faces against %d", w, na, nb);
+    total += na;
+    for (int k = 0; k < na; ++k) {
+      cr_assert(fa[k].geometry_m == fb[k].geometry_m && fa[k].geometry_n == fb[k].geometry_n &&
+                    fa[k].element_m == fb[k].element_m && fa[k].element_n == fb[k].element_n &&
+                    fa[k].nvert == fb[k].nvert,
+                "world %d face %d: other elements", w, k);
+      cr_assert(test_same_bits(&fa[k].vert[0][0], &fb[k].vert[0][0], 3 * fa[k].nvert) &&
+                    test_same_bits(fa[k].vert_pressure, fb[k].vert_pressure, fa[k].nvert) &&
+                    test_same_bits(fa[k].normal, fb[k].normal, 3) && test_same_bits(&fa[k].area, &fb[k].area, 1) &&
+                    test_same_bits(fa[k].centroid, fb[k].centroid, 3) &&
+                    test_same_bits(&fa[k].pressure, &fb[k].pressure, 1),
+                "world %d face %d: values differ", w, k);
+    }
+    free(fa);
+    free(fb);
+  }
+  cr_assert_gt(total, 100, "only %d faces", total);
+  iso_sim_destroy(a);
+  iso_sim_destroy(b);
   iso_model_destroy(m);
 }

@@ -75,6 +75,18 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   }
   hydroDev *d = &c->dev;
   d->geom_E = s->param[ISO_PARAM_GEOM_MODULUS].f; /* refreshed before each update: set_param may reallocate it */
+  /* each mesh's vertex count, for the CPU narrow phase, which moves a pair's meshes into the
+   * world at once where that saves work (hs_posed_for); the GPU moves each candidate's elements */
+  if (s->be.kind == ISO_BACKEND_CPU) {
+    int *gn = (int *)host_array(c, (size_t)ng, sizeof(int));
+    if (!gn) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory for the contact stage");
+    const modelView *v = &s->mh;
+    for (int g = 0; g < ng; ++g) {
+      const int a = v->geom_asset[g];
+      gn[g] = a < 0 ? 0 : (int)((a + 1 < v->z.nasset ? v->asset_vert0[a + 1] : v->z.nvert) - v->asset_vert0[a]);
+    }
+    d->geom_nvert = c->host.geom_nvert = gn;
+  }
   if (st != ISO_OK) return st;
 
   contact_bind(s);

@@ -69,6 +69,8 @@ typedef struct hydroDev {
   const int *bvh_elem;  /* (total elements) leaf order, local ids */
   const real *bvh_box;  /* (total elements, 6) */
   const int *pair_m, *pair_n, *pair_kind; /* (npair) */
+  const int *geom_nvert;  /* (ngeom) vertices of the geometry's mesh, 0 for none; NULL on the GPU,
+                             whose narrow phase moves each candidate's elements (hs_narrow_world) */
 } hydroDev;
 
 /* Per-world work buffers (backend memory), allocated at sim creation. */
@@ -250,13 +252,20 @@ static inline ISO_HD int hs_cand_pair(const hydroDev *H, const hydroWork *W, int
 }
 
 /* ---- narrow: the elements of one candidate in the world ----------------------------------------- */
-static inline ISO_HD void hs_tet_world(const hydroDev *H, int asset, int e, xform X, vec3 t[4], real p[4],
-                                       real E) {
+/* pv: the geometry's vertices already in the world (hs_pose_vertices), or NULL: each one is
+ * moved here, by the same xf_point, so either way gives the same bits. */
+static inline ISO_HD void hs_tet_world(const hydroDev *H, int asset, int e, xform X, const real *pv, vec3 t[4],
+                                       real p[4], real E) {
   const int *v = H->elem + 4L * (H->asset_elem0[asset] + e);
   const long v0 = H->asset_vert0[asset];
   for (int k = 0; k < 4; ++k) {
-    const real *x = H->vert + 3 * (v0 + v[k]);
-    t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+    if (pv) {
+      const real *y = pv + 3 * v[k];
+      t[k] = v3(y[0], y[1], y[2]);
+    } else {
+      const real *x = H->vert + 3 * (v0 + v[k]);
+      t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+    }
     if (p) p[k] = E * H->pressure[v0 + v[k]];
   }
 }
@@ -269,13 +278,19 @@ static inline ISO_HD void hs_tet_field(const hydroDev *H, int asset, int e, xfor
   *c = E * H->porig[i] - v3_dot(*g, X.p);
 }
 
-static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xform X, vec3 t[3], vec3 *nrm) {
+static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xform X, const real *pv, vec3 t[3],
+                                       vec3 *nrm) {
   long i = H->asset_elem0[asset] + e;
   const int *v = H->elem + 4 * i;
   const long v0 = H->asset_vert0[asset];
   for (int k = 0; k < 3; ++k) {
-    const real *x = H->vert + 3 * (v0 + v[k]);
-    t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+    if (pv) {
+      const real *y = pv + 3 * v[k];
+      t[k] = v3(y[0], y[1], y[2]);
+    } else {
+      const real *x = H->vert + 3 * (v0 + v[k]);
+      t[k] = xf_point(X, v3(x[0], x[1], x[2]));
+    }
   }
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
@@ -295,8 +310,8 @@ static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) { c->geom = -1; c->e
 
 /* Tet e of geometry `geom` (asset, pose X, modulus E) in the world: from the cache when it holds
  * it, else computed and kept there; c may be NULL (nothing kept). */
-static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, hsTetCache *c, vec3 t[4],
-                                     vec3 *g, real *cc) {
+static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, const real *pv,
+                                     hsTetCache *c, vec3 t[4], vec3 *g, real *cc) {
   const int asset = H->geom_asset[geom];
   if (c && c->geom == geom && c->elem == e) {
     for (int k = 0; k < 4; ++k) t[k] = c->t[k];
@@ -304,7 +319,7 @@ static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X
     *cc = c->c;
     return;
   }
-  hs_tet_world(H, asset, e, X, t, (real *)0, E);
+  hs_tet_world(H, asset, e, X, pv, t, (real *)0, E);
   hs_tet_field(H, asset, e, X, E, g, cc);
   if (c) {
     c->geom = geom, c->elem = e;
@@ -314,29 +329,31 @@ static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X
   }
 }
 
-/* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL). */
+/* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL)
+ * and each side's mesh vertices already in the world (pm, pn; either may be NULL). */
 static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN,
-                                                real Em, real En, hsTetCache *cm, hsTetCache *cn, hydroFace *f) {
+                                                real Em, real En, hsTetCache *cm, hsTetCache *cn, const real *pm,
+                                                const real *pn, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   int ok = 0;
   vec3 tm[4], tn[4], tri[3], gm, gn, nrm, nW;
-  real cmv, cnv, pm[4], dW;
+  real cmv, cnv, pmv[4], dW;
   if (kind == HS_PAIR_CC) {
-    hs_tet_get(H, m, ea, X_WM, Em, cm, tm, &gm, &cmv);
-    hs_tet_get(H, n, eb, X_WN, En, cn, tn, &gn, &cnv);
+    hs_tet_get(H, m, ea, X_WM, Em, pm, cm, tm, &gm, &cmv);
+    hs_tet_get(H, n, eb, X_WN, En, pn, cn, tn, &gn, &cnv);
     ok = hydro_tet_tet(tm, gm, cmv, tn, gn, cnv, f);
   } else if (kind == HS_PAIR_RC) {
-    hs_tet_get(H, m, ea, X_WM, Em, cm, tm, &gm, &cmv);
-    hs_tri_world(H, H->geom_asset[n], eb, X_WN, tri, &nrm);
+    hs_tet_get(H, m, ea, X_WM, Em, pm, cm, tm, &gm, &cmv);
+    hs_tri_world(H, H->geom_asset[n], eb, X_WN, pn, tri, &nrm);
     ok = hydro_tri_tet(tri, nrm, tm, gm, cmv, f);
   } else if (kind == HS_PAIR_HC) {
     const int am = H->geom_asset[m];
-    hs_tet_world(H, am, ea, X_WM, tm, pm, Em);
+    hs_tet_world(H, am, ea, X_WM, pm, tm, pmv, Em);
     hs_tet_field(H, am, ea, X_WM, Em, &gm, &cmv);
     hs_halfspace(X_WN, &nW, &dW);
-    ok = hydro_tet_halfspace(tm, pm, gm, nW, dW, f);
+    ok = hydro_tet_halfspace(tm, pmv, gm, nW, dW, f);
   } else if (kind == HS_PAIR_RS) {
-    hs_tri_world(H, H->geom_asset[n], eb, X_WN, tri, &nrm);
+    hs_tri_world(H, H->geom_asset[n], eb, X_WN, pn, tri, &nrm);
     hs_halfspace(X_WM, &nW, &dW);
     ok = hydro_tri_compliant_halfspace(tri, nrm, nW, dW, Em / H->geom_slab[m], H->geom_margin[m], f);
   }
@@ -352,7 +369,8 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
  * polygon from its record. */
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
-  return hs_face_compute_cached(H, p, ea, eb, X_WM, X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0, f);
+  return hs_face_compute_cached(H, p, ea, eb, X_WM, X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0, (const real *)0,
+                                (const real *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. cm, cn: tet caches
@@ -364,7 +382,8 @@ static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWor
   *pair = p;
   return hs_face_compute_cached(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
                                 W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
-                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, f);
+                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn,
+                                (const real *)0, (const real *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
@@ -436,20 +455,75 @@ static inline ISO_HD void hs_list_close(const hydroWork *W, int world, long nf, 
 }
 
 /* ---- narrow, CPU: item world, one pass over its candidates ---------------------------------- */
-static inline ISO_HD void hs_narrow_world(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
+/* The largest mesh the CPU's narrow phase moves into the world whole (hs_posed_for): two such
+ * meshes, one per side of a pair, are 24 KiB of a CPU thread's stack (ISO_CPU_SCRATCH). */
+#define HS_POSED_MAX 512
+
+/* Geometry g's mesh vertices moved into the world, by the same xf_point each candidate would
+ * apply to its element's vertices. */
+static inline ISO_HD void hs_pose_vertices(const hydroDev *H, const hydroWork *W, int world, int g, real *out) {
+  const xform X = W->X_WG[(long)world * H->ngeom + g];
+  const real *x = H->vert + 3L * H->asset_vert0[H->geom_asset[g]];
+  for (int k = 0; k < H->geom_nvert[g]; ++k) {
+    const vec3 y = xf_point(X, v3(x[3 * k], x[3 * k + 1], x[3 * k + 2]));
+    out[3 * k] = y.x, out[3 * k + 1] = y.y, out[3 * k + 2] = y.z;
+  }
+}
+
+/* Where geometry g's vertices come from for a pair of `count` candidates: out (3·HS_POSED_MAX
+ * reals, or NULL: none), posed now, when the mesh fits and the candidates would move at least as
+ * many vertices one element at a time (four per candidate); else NULL (each candidate moves its
+ * own). */
+static inline ISO_HD const real *hs_posed_for(const hydroDev *H, const hydroWork *W, int world, int g, int count,
+                                              real *out) {
+  const int n = H->geom_nvert && out ? H->geom_nvert[g] : 0;
+  if (n == 0 || n > HS_POSED_MAX || 4L * count < (long)n) return (const real *)0;
+  hs_pose_vertices(H, W, world, g, out);
+  return out;
+}
+
+/* The CPU's narrow phase of a world: every candidate in order; at each pair's first candidate
+ * its meshes are moved into the world (hs_posed_for, into posed_m and posed_n, which may be
+ * NULL) where that saves work. A pair's candidates are consecutive (the mid phase walks the
+ * pairs in order), so a mesh is moved once per pair it is in. Faces are the same to the bit with
+ * or without it (tests/test_contact_batch.c). */
+static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWork *W, int world, uint32_t *status,
+                                                real *posed_m, real *posed_n) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
   hsTetCache cm, cn;
   hs_tet_cache_reset(&cm);
   hs_tet_cache_reset(&cn);
+  const int *count = W->pair_count + (long)world * H->npair;
+  int p = -1;
+  const real *pm = (const real *)0, *pn = (const real *)0;
   for (int s = 0; s < W->cand_total[world]; ++s) {
+    const int ps = hs_cand_pair(H, W, world, s);
+    const int m = H->pair_m[ps], n = H->pair_n[ps];
+    if (ps != p) {
+      p = ps;
+      pm = hs_posed_for(H, W, world, m, count[p], posed_m);
+      pn = hs_posed_for(H, W, world, n, count[p], posed_n);
+    }
     hydroFace f;
-    int p;
-    if (!hs_narrow_face_cached(H, W, world, s, &p, &cm, &cn, &f)) continue;
-    if (nf < W->max_face) hs_face_emit(H, W, world, &f, p, (int)nf);
+    if (!hs_face_compute_cached(H, ps, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
+                                W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
+                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), &cm, &cn, pm, pn,
+                                &f))
+      continue;
+    if (nf < W->max_face) hs_face_emit(H, W, world, &f, ps, (int)nf);
     nf += hs_face_parts(W, &f);
   }
   hs_list_close(W, world, nf, status);
+}
+
+static inline ISO_HD void hs_narrow_world(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
+#if ISO_CPU_SCRATCH
+  real posed[2][3 * HS_POSED_MAX];
+  hs_narrow_world_posed(H, W, world, status, posed[0], posed[1]);
+#else
+  hs_narrow_world_posed(H, W, world, status, (real *)0, (real *)0);
+#endif
 }
 
 /* ---- narrow, GPU pass 1: item (world, candidate) -------------------------------------------- */
