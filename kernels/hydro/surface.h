@@ -252,20 +252,22 @@ static inline ISO_HD int hs_cand_pair(const hydroDev *H, const hydroWork *W, int
 }
 
 /* ---- narrow: the elements of one candidate in the world ----------------------------------------- */
-/* pv: the geometry's vertices already in the world (hs_pose_vertices), or NULL: each one is
- * moved here, by the same xf_point, so either way gives the same bits. */
+/* Vertex k of the mesh whose vertices start at v0, in the world at X: from pv, the mesh already
+ * in the world (hs_pose_vertices), or moved here when pv is NULL; the same xf_point either way,
+ * so the same bits. */
+static inline ISO_HD vec3 hs_vertex_world(const hydroDev *H, long v0, int k, xform X, const real *pv) {
+  if (pv) return v3(pv[3 * k], pv[3 * k + 1], pv[3 * k + 2]);
+  const real *x = H->vert + 3 * (v0 + k);
+  return xf_point(X, v3(x[0], x[1], x[2]));
+}
+
+/* pv: as in hs_vertex_world. */
 static inline ISO_HD void hs_tet_world(const hydroDev *H, int asset, int e, xform X, const real *pv, vec3 t[4],
                                        real p[4], real E) {
   const int *v = H->elem + 4L * (H->asset_elem0[asset] + e);
   const long v0 = H->asset_vert0[asset];
   for (int k = 0; k < 4; ++k) {
-    if (pv) {
-      const real *y = pv + 3 * v[k];
-      t[k] = v3(y[0], y[1], y[2]);
-    } else {
-      const real *x = H->vert + 3 * (v0 + v[k]);
-      t[k] = xf_point(X, v3(x[0], x[1], x[2]));
-    }
+    t[k] = hs_vertex_world(H, v0, v[k], X, pv);
     if (p) p[k] = E * H->pressure[v0 + v[k]];
   }
 }
@@ -283,15 +285,7 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
   long i = H->asset_elem0[asset] + e;
   const int *v = H->elem + 4 * i;
   const long v0 = H->asset_vert0[asset];
-  for (int k = 0; k < 3; ++k) {
-    if (pv) {
-      const real *y = pv + 3 * v[k];
-      t[k] = v3(y[0], y[1], y[2]);
-    } else {
-      const real *x = H->vert + 3 * (v0 + v[k]);
-      t[k] = xf_point(X, v3(x[0], x[1], x[2]));
-    }
-  }
+  for (int k = 0; k < 3; ++k) t[k] = hs_vertex_world(H, v0, v[k], X, pv);
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
 
@@ -463,9 +457,9 @@ static inline ISO_HD void hs_list_close(const hydroWork *W, int world, long nf, 
  * apply to its element's vertices. */
 static inline ISO_HD void hs_pose_vertices(const hydroDev *H, const hydroWork *W, int world, int g, real *out) {
   const xform X = W->X_WG[(long)world * H->ngeom + g];
-  const real *x = H->vert + 3L * H->asset_vert0[H->geom_asset[g]];
+  const long v0 = H->asset_vert0[H->geom_asset[g]];
   for (int k = 0; k < H->geom_nvert[g]; ++k) {
-    const vec3 y = xf_point(X, v3(x[3 * k], x[3 * k + 1], x[3 * k + 2]));
+    const vec3 y = hs_vertex_world(H, v0, k, X, (const real *)0);
     out[3 * k] = y.x, out[3 * k + 1] = y.y, out[3 * k + 2] = y.z;
   }
 }

@@ -150,6 +150,17 @@ static inline ISO_HD ISO_INLINE void bchol_trsm3(const real *ISO_RESTRICT L, con
   }
 }
 
+/* Block column j, its updates received: its diagonal block factored and the blocks below solved
+ * against it. Returns 1 when the pivot is not positive, else 0. */
+static inline ISO_HD ISO_INLINE int bchol_finish_column(const bcholView *v, real *ISO_RESTRICT Lv, int j) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *D = Lv + 9 * (long long)d;
+  if (bchol_chol3(D)) return 1;
+  const real inv[3] = {(real)1 / D[0], (real)1 / D[4], (real)1 / D[8]};
+  for (int s = d + 1; s < e; ++s) bchol_trsm3(D, inv, Lv + 9 * (long long)s);
+  return 0;
+}
+
 /* bchol_factor (below) on the portable loops: pairs of lanes on a CPU, scalar on a GPU. */
 static inline ISO_HD int bchol_factor_portable(const bcholView *v, real *ISO_RESTRICT Lv) {
   for (int j = 0; j < v->n; ++j) {
@@ -164,11 +175,7 @@ static inline ISO_HD int bchol_factor_portable(const bcholView *v, real *ISO_RES
 #endif
       for (; s < se; ++s) bchol_sub_abt(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, Ljk);
     }
-    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
-    real *D = Lv + 9 * (long long)d;
-    if (bchol_chol3(D)) return j + 1;
-    const real inv[3] = {(real)1 / D[0], (real)1 / D[4], (real)1 / D[8]};
-    for (int s = d + 1; s < e; ++s) bchol_trsm3(D, inv, Lv + 9 * (long long)s);
+    if (bchol_finish_column(v, Lv, j)) return j + 1;
   }
   return 0;
 }
@@ -217,11 +224,7 @@ static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RE
       for (int s = sb; s < se; ++s)
         bchol_sub_abt_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, B[6], B[7], B[8], bt0, bt1, bt2);
     }
-    const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
-    real *D = Lv + 9 * (long long)d;
-    if (bchol_chol3(D)) return j + 1;
-    const real inv[3] = {(real)1 / D[0], (real)1 / D[4], (real)1 / D[8]};
-    for (int s = d + 1; s < e; ++s) bchol_trsm3(D, inv, Lv + 9 * (long long)s);
+    if (bchol_finish_column(v, Lv, j)) return j + 1;
   }
   return 0;
 }
