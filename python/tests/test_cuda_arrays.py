@@ -85,3 +85,22 @@ def test_numpy_refuses_device_memory_cleanly(arm):
     g = cuda_sim(arm, 1)
     with pytest.raises((RuntimeError, BufferError, TypeError)):
         np.from_dlpack(g.q)
+
+
+def test_torch_reads_the_sims_device_memory_in_place(arm):
+    """What an RL loop does on a GPU: torch.from_dlpack over the sim's state, no copy. Runs only
+    where PyTorch sees a real CUDA device (the emulated device's memory is the host's)."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("PyTorch sees no CUDA device")
+    g = cuda_sim(arm, 4)
+    g.step(5)
+    q = torch.from_dlpack(g.q)
+    assert q.is_cuda and q.dtype == torch.float64 and tuple(q.shape) == (4, arm.nq)
+    assert q.data_ptr() == g._c_view("q").data  # the sim's memory itself, not a copy
+    assert np.array_equal(q.cpu().numpy(), g.q.numpy())
+    before = q.clone()
+    g.step(50)
+    torch.from_dlpack(g.q)  # __dlpack__ waits for the sim's queued steps
+    assert np.array_equal(q.cpu().numpy(), g.q.numpy())  # the same tensor now holds the new state
+    assert not torch.equal(q, before), "fifty steps of a PD arm under gravity move it"

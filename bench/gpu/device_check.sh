@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# The checks and timings to run on a machine with a CUDA GPU, over a staged build
+# (bench/gpu/stage.sh makes it: binaries, the CUDA module and the shared libraries a bare machine
+# lacks). One pass, each part under its own time limit, so a hang costs one part, not the run:
+#   1. the device: nvidia-smi, the driver, the module's probe;
+#   2. the Criterion suite with ISO_REQUIRE_CUDA_DEVICE=1 (a skipped device test fails);
+#   3. the Python package's CUDA tests (DLPack arrays, with PyTorch when it is installed);
+#   4. whole-step throughput on the GPU (and on every CPU core of the same machine, for scale);
+#   5. compute-sanitizer memcheck over short runs of a rigid, a jointed and a deformable scene;
+#   6. Nsight Compute's per-kernel times on the stack.
+# Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
+# sanitizer.log, throughput.csv, runs.log, ncu_stack.csv. Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
+set -u
+cd "$(dirname "$0")/../.."
+S=${1:-build-gpustage}
+BUDGET=${2:-420}
+OUT=${OUT:-bench/out/gpu}
+mkdir -p "$OUT"
+T0=$(date +%s)
+left() { echo $((BUDGET - ($(date +%s) - T0))); }
+say() { echo "$*" | tee -a "$OUT/summary.txt"; }
+: >"$OUT/summary.txt"
+
+ROOT=$PWD
+if [[ ! -d $S && -f $S-carry/stage.tar.xz ]]; then python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall()" "$S-carry/stage.tar.xz"; fi
+cudalib=""
+for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib $(ls -d /usr/local/cuda-*/lib64 2>/dev/null); do
+  [[ -e $d/libcusolver.so.12 || -e $d/libcudart.so.13 ]] && cudalib="$cudalib:$d"
+done
+# PyTorch's wheels carry cuSOLVER and cudart too; used only when the toolkit's are not found
+for d in $(python3 -c 'import nvidia, os; r = nvidia.__path__[0]; print(" ".join(os.path.join(r, x, "lib") for x in os.listdir(r)))' 2>/dev/null); do
+  [[ -d $d ]] && cudalib="$cudalib:$d"
+done
+export LD_LIBRARY_PATH="$ROOT/$S/lib:$ROOT/$S$cudalib:${LD_LIBRARY_PATH:-}"
+export ISO_CUDA_MODULE="$ROOT/$S/libisobar_cuda.so"
+export ISO_SOURCE_DIR="$ROOT" ISO_BINARY_DIR="$ROOT/$S"
+export ISO_REQUIRE_CUDA_DEVICE=1
+
+# ---- 1. the device ---------------------------------------------------------------------------
+say "== device"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
+say "nproc $(nproc); cuda libs:$cudalib"
+ldd "$S/libisobar_cuda.so" | grep -E "not found|cusolver|cudart" | tee -a "$OUT/summary.txt"
+timeout 60 "$S/isobar" run examples/compliant_box_on_plane.sdf --backend cuda --worlds 64 --steps 20 --quiet 2>&1 |
+  tail -n 3 | tee -a "$OUT/summary.txt"
+
+# ---- 2. the Criterion suite --------------------------------------------------------------------
+say "== tests (ISO_REQUIRE_CUDA_DEVICE=1), $(left) s left"
+mkdir -p /tmp/isotests && rm -f /tmp/isotests/*
+tl=$(( $(left) * 30 / 100 )); (( tl > 150 )) && tl=150
+ls "$S/tests" | xargs -P 4 -I{} sh -c "timeout $tl '$S/tests/{}' --jobs 4 >/tmp/isotests/{}.log 2>&1; echo \$? >/tmp/isotests/{}.rc"
+fails=0
+for rc in /tmp/isotests/*.rc; do
+  t=$(basename "$rc" .rc)
+  if [[ $(cat "$rc") != 0 ]]; then fails=$((fails + 1)); say "FAIL $t (exit $(cat "$rc"))"; fi
+done
+cat /tmp/isotests/*.log >"$OUT/tests.log"
+say "test binaries: $(ls "$S/tests" | wc -l), failed: $fails; $(cat /tmp/isotests/*.log | python3 -c '
+import re, sys
+tot = {}
+for m in re.finditer(r"(Tested|Passing|Failing|Crashing): (\d+)", sys.stdin.read()):
+    tot[m.group(1)] = tot.get(m.group(1), 0) + int(m.group(2))
+print(", ".join(f"{k} {v}" for k, v in tot.items()))')"
+grep -h -B2 -A6 "FAIL\|Crash\|SKIP" /tmp/isotests/*.log | grep -v "^\[----\] Criterion" | head -60 >>"$OUT/summary.txt"
+
+# ---- 3. the Python package on the device ----------------------------------------------------
+say "== python (CUDA arrays), $(left) s left"
+(cd python && ISOBAR_LIBRARY="$ROOT/$S/libisobar.so" PYTHONPATH=. timeout 60 python3 -m pytest -q -x \
+  tests/test_cuda_arrays.py -p no:cacheprovider) >"$OUT/python.log" 2>&1
+say "python exit $?: $(tail -n 1 "$OUT/python.log")"
+
+# ---- 4. throughput ---------------------------------------------------------------------------
+say "== throughput, $(left) s left"
+csv="$OUT/throughput.csv"
+echo "scene,backend,threads,worlds,steps,wall_s,world_steps_per_s,faulted" >"$csv"
+one() { # scene backend worlds steps threads
+  local line
+  line=$(timeout 60 "$S/isobar" run "examples/$1.sdf" --backend "$2" --worlds "$3" --steps "$4" --threads "$5" \
+    --quiet 2>>"$OUT/runs.log" | tail -n 1)
+  echo "$1 $2 $3 $4: ${line:0:400}" >>"$OUT/runs.log"
+  python3 - "$line" "$1" "$2" "$5" "$3" "$4" >>"$csv" <<'PY'
+import json, sys
+try:
+    d = json.loads(sys.argv[1])
+    print(f"{sys.argv[2]},{sys.argv[3]},{sys.argv[4]},{sys.argv[5]},{sys.argv[6]},{d['wall_s']},{d['world_steps_per_s']},{d.get('faulted_worlds', '')}")
+except Exception:
+    print(f"{sys.argv[2]},{sys.argv[3]},{sys.argv[4]},{sys.argv[5]},{sys.argv[6]},,,FAILED")
+PY
+}
+# scene:S:L:world counts. At 4096 worlds and more, a run of S steps and one of L: their difference
+# is the warm per-step rate (the first step loads the kernels and sizes the stacks); the sphere
+# touches the box only after ~200 steps, so its runs differ by contact steps alone
+for spec in compliant_box_on_plane:200:600:1024,4096,16384 point_contact:200:600:1024,4096,16384 \
+  pick:100:300:1024,4096,16384 sphere_on_box:250:400:1024,4096,16384 stack_of_five_boxes:40:120:1024,4096,16384 \
+  coin_slide_spin:40:120:1024,4096,16384 soft_beam:40:120:1024,4096,16384 soft_ball:10:30:256,1024,4096 \
+  arch:10:30:256,1024,4096; do
+  IFS=: read -r sc st lt sizes <<<"$spec"
+  for w in ${sizes//,/ }; do
+    (( $(left) < 150 )) && break 2
+    one "$sc" cuda "$w" "$st" 1
+    (( w >= 4096 )) && one "$sc" cuda "$w" "$lt" 1
+  done
+  one "$sc" cpu 4096 "$st" "$(nproc)"
+done
+python3 - "$csv" <<'PY' | tee -a "$OUT/summary.txt"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("| scene | backend | worlds | warm world-steps/s (runs S and 3S) | wall of the 3S run, s |")
+print("|---|---|---:|---:|---:|")
+by = {}
+for r in rows:
+    by.setdefault((r["scene"], r["backend"], r["worlds"]), []).append(r)
+for (sc, be, w), rs in by.items():
+    ok = [r for r in rs if r["wall_s"]]
+    if len(ok) == 2:
+        a, b = sorted(ok, key=lambda r: int(r["steps"]))
+        dt = float(b["wall_s"]) - float(a["wall_s"])
+        rate = int(w) * (int(b["steps"]) - int(a["steps"])) / dt if dt > 0 else float("nan")
+        print(f"| {sc} | {be} | {w} | {rate:,.0f} | {float(b['wall_s']):.3f} |")
+    elif len(ok) == 1:
+        print(f"| {sc} | {be} ({ok[0]['threads']} thr) | {w} | {float(ok[0]['world_steps_per_s']):,.0f} (one run) | {float(ok[0]['wall_s']):.3f} |")
+    else:
+        print(f"| {sc} | {be} | {w} | FAILED | |")
+PY
+# ---- 5. compute-sanitizer ------------------------------------------------------------------
+say "== compute-sanitizer memcheck, $(left) s left"
+: >"$OUT/sanitizer.log"
+for run in "examples/stack_of_five_boxes.sdf --worlds 8 --steps 4" "examples/pick.sdf --worlds 8 --steps 4" \
+  "examples/soft_ball.sdf --worlds 2 --steps 2" "examples/point_contact.sdf --worlds 8 --steps 4"; do
+  (( $(left) < 110 )) && { say "skipped (time): $run"; continue; }
+  timeout 60 compute-sanitizer --tool memcheck --error-exitcode 9 "$S/isobar" run $run --backend cuda --quiet \
+    >>"$OUT/sanitizer.log" 2>&1
+  rc=$?
+  say "memcheck rc $rc: $run $(grep -m1 'ERROR SUMMARY' "$OUT/sanitizer.log" | tail -n 1)"
+done
+
+# ---- 6. per-kernel times and launch figures (Nsight Compute) on the stack at 4096 worlds ----------
+if (( $(left) > 40 )) && command -v ncu >/dev/null; then
+  say "== ncu, $(left) s left"
+  timeout $(( $(left) - 15 )) ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,launch__stack_size \
+    "$S/isobar" run examples/stack_of_five_boxes.sdf --backend cuda --worlds 4096 --steps 3 --quiet >"$OUT/ncu_stack.csv" 2>&1
+  say "ncu exit $?"
+  python3 - "$OUT/ncu_stack.csv" <<'PY' | tee -a "$OUT/summary.txt"
+import csv, sys, collections
+lines = [l for l in open(sys.argv[1]) if l.startswith('"')]
+t = collections.defaultdict(float); n = collections.Counter(); regs = {}
+for r in csv.DictReader(lines):
+    k = r["Kernel Name"].split("(")[0]
+    if r["Metric Name"] == "gpu__time_duration.sum":
+        v = float(r["Metric Value"].replace(",", "")); t[k] += v * (1e-3 if r["Metric Unit"] == "nsecond" else 1); n[k] += 1
+    if r["Metric Name"] == "launch__registers_per_thread": regs[k] = r["Metric Value"]
+tot = sum(t.values())
+print("| kernel | launches | µs total (3 steps) | share | regs |")
+print("|---|---:|---:|---:|---:|")
+for k, v in sorted(t.items(), key=lambda kv: -kv[1])[:20]:
+    print(f"| {k} | {n[k]} | {v:,.1f} | {100*v/tot:.1f}% | {regs.get(k, '')} |")
+PY
+fi
+say "== done in $(( $(date +%s) - T0 )) s"
