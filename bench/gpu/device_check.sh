@@ -16,7 +16,11 @@ S=${1:-build-gpustage}
 BUDGET=${2:-420}
 OUT=${OUT:-bench/out/gpu}
 mkdir -p "$OUT"
+PARTS=${PARTS:-device tests python throughput sanitizer ncu}  # which parts to run
+SCENES=${SCENES:-}  # throughput: only these scenes (space-separated) when set
+# TESTS: an extended regular expression; only the test executables it matches
 T0=$(date +%s)
+has() { [[ " $PARTS " == *" $1 "* ]]; }
 left() { echo $((BUDGET - ($(date +%s) - T0))); }
 say() { echo "$*" | tee -a "$OUT/summary.txt"; }
 : >"$OUT/summary.txt"
@@ -36,6 +40,7 @@ export ISO_CUDA_MODULE="$ROOT/$S/libisobar_cuda.so"
 export ISO_SOURCE_DIR="$ROOT" ISO_BINARY_DIR="$ROOT/$S"
 export ISO_REQUIRE_CUDA_DEVICE=1
 
+has device && {
 # ---- 1. the device ---------------------------------------------------------------------------
 say "== device"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
@@ -44,11 +49,13 @@ ldd "$S/libisobar_cuda.so" | grep -E "not found|cusolver|cudart" | tee -a "$OUT/
 timeout 60 "$S/isobar" run examples/compliant_box_on_plane.sdf --backend cuda --worlds 64 --steps 20 --quiet 2>&1 |
   tail -n 3 | tee -a "$OUT/summary.txt"
 
+}
+has tests && {
 # ---- 2. the Criterion suite --------------------------------------------------------------------
 say "== tests (ISO_REQUIRE_CUDA_DEVICE=1), $(left) s left"
 mkdir -p /tmp/isotests && rm -f /tmp/isotests/*
 tl=$(( $(left) * 30 / 100 )); (( tl > 150 )) && tl=150
-ls "$S/tests" | xargs -P 4 -I{} sh -c "timeout $tl '$S/tests/{}' --jobs 4 >/tmp/isotests/{}.log 2>&1; echo \$? >/tmp/isotests/{}.rc"
+ls "$S/tests" | grep -E "${TESTS:-.}" | xargs -P 4 -I{} sh -c "timeout $tl '$S/tests/{}' --jobs 4 >/tmp/isotests/{}.log 2>&1; echo \$? >/tmp/isotests/{}.rc"
 fails=0
 for rc in /tmp/isotests/*.rc; do
   t=$(basename "$rc" .rc)
@@ -63,19 +70,23 @@ for m in re.finditer(r"(Tested|Passing|Failing|Crashing): (\d+)", sys.stdin.read
 print(", ".join(f"{k} {v}" for k, v in tot.items()))')"
 grep -h -B2 -A6 "FAIL\|Crash\|SKIP" /tmp/isotests/*.log | grep -v "^\[----\] Criterion" | head -60 >>"$OUT/summary.txt"
 
+}
+has python && {
 # ---- 3. the Python package on the device ----------------------------------------------------
 say "== python (CUDA arrays), $(left) s left"
-(cd python && ISOBAR_LIBRARY="$ROOT/$S/libisobar.so" PYTHONPATH=. timeout 60 python3 -m pytest -q -x \
-  tests/test_cuda_arrays.py -p no:cacheprovider) >"$OUT/python.log" 2>&1
+(cd python && ISOBAR_LIBRARY="$ROOT/$S/libisobar.so" PYTHONPATH=. timeout 60 python3 -m pytest -q \
+  tests/test_cuda_arrays.py -p no:cacheprovider -rA) >"$OUT/python.log" 2>&1
 say "python exit $?: $(tail -n 1 "$OUT/python.log")"
 
+}
+has throughput && {
 # ---- 4. throughput ---------------------------------------------------------------------------
 say "== throughput, $(left) s left"
 csv="$OUT/throughput.csv"
-echo "scene,backend,threads,worlds,steps,wall_s,world_steps_per_s,faulted" >"$csv"
+[[ -f $csv ]] || echo "scene,backend,threads,worlds,steps,wall_s,world_steps_per_s,faulted" >"$csv"
 one() { # scene backend worlds steps threads
   local line
-  line=$(timeout 60 "$S/isobar" run "examples/$1.sdf" --backend "$2" --worlds "$3" --steps "$4" --threads "$5" \
+  line=$(timeout 45 "$S/isobar" run "examples/$1.sdf" --backend "$2" --worlds "$3" --steps "$4" --threads "$5" \
     --quiet 2>>"$OUT/runs.log" | tail -n 1)
   echo "$1 $2 $3 $4: ${line:0:400}" >>"$OUT/runs.log"
   python3 - "$line" "$1" "$2" "$5" "$3" "$4" >>"$csv" <<'PY'
@@ -95,6 +106,7 @@ for spec in compliant_box_on_plane:200:600:1024,4096,16384 point_contact:200:600
   coin_slide_spin:40:120:1024,4096,16384 soft_beam:40:120:1024,4096,16384 soft_ball:10:30:256,1024,4096 \
   arch:10:30:256,1024,4096; do
   IFS=: read -r sc st lt sizes <<<"$spec"
+  [[ -n $SCENES && " $SCENES " != *" $sc "* ]] && continue
   for w in ${sizes//,/ }; do
     (( $(left) < 150 )) && break 2
     one "$sc" cuda "$w" "$st" 1
@@ -122,6 +134,8 @@ for (sc, be, w), rs in by.items():
     else:
         print(f"| {sc} | {be} | {w} | FAILED | |")
 PY
+}
+has sanitizer && {
 # ---- 5. compute-sanitizer ------------------------------------------------------------------
 say "== compute-sanitizer memcheck, $(left) s left"
 : >"$OUT/sanitizer.log"
@@ -134,6 +148,8 @@ for run in "examples/stack_of_five_boxes.sdf --worlds 8 --steps 4" "examples/pic
   say "memcheck rc $rc: $run $(grep -m1 'ERROR SUMMARY' "$OUT/sanitizer.log" | tail -n 1)"
 done
 
+}
+has ncu && {
 # ---- 6. per-kernel times and launch figures (Nsight Compute) on the stack at 4096 worlds ----------
 if (( $(left) > 40 )) && command -v ncu >/dev/null; then
   say "== ncu, $(left) s left"
@@ -147,7 +163,8 @@ t = collections.defaultdict(float); n = collections.Counter(); regs = {}
 for r in csv.DictReader(lines):
     k = r["Kernel Name"].split("(")[0]
     if r["Metric Name"] == "gpu__time_duration.sum":
-        v = float(r["Metric Value"].replace(",", "")); t[k] += v * (1e-3 if r["Metric Unit"] == "nsecond" else 1); n[k] += 1
+        v = float(r["Metric Value"].replace(",", ""))
+        t[k] += v * {"ns": 1e-3, "nsecond": 1e-3, "ms": 1e3, "msecond": 1e3}.get(r["Metric Unit"], 1.0); n[k] += 1
     if r["Metric Name"] == "launch__registers_per_thread": regs[k] = r["Metric Value"]
 tot = sum(t.values())
 print("| kernel | launches | µs total (3 steps) | share | regs |")
@@ -156,4 +173,17 @@ for k, v in sorted(t.items(), key=lambda kv: -kv[1])[:20]:
     print(f"| {k} | {n[k]} | {v:,.1f} | {100*v/tot:.1f}% | {regs.get(k, '')} |")
 PY
 fi
+}
+has diag && {
+# ---- 7. the stack at 8192 and 16384 worlds, whole output (a run at 16384 outlasted 60 s) -----
+say "== diag, $(left) s left"
+for w in 8192 16384; do
+  t1=$(date +%s.%N)
+  timeout 50 "$S/isobar" run examples/stack_of_five_boxes.sdf --backend cuda --worlds $w --steps 3 >/tmp/diag.txt 2>&1
+  rc=$?
+  say "stack $w worlds, 3 steps: rc $rc, $(python3 -c "import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))" "$t1" "$(date +%s.%N)") s"
+  tail -c 600 /tmp/diag.txt | tee -a "$OUT/summary.txt"
+done
+nvidia-smi --query-gpu=memory.used,memory.total --format=csv 2>&1 | tee -a "$OUT/summary.txt"
+}
 say "== done in $(( $(date +%s) - T0 )) s"

@@ -16,6 +16,7 @@
 #include "host/backend/linalg.h"
 #include "isobar/world_status.h"
 #include "kernels/cuda/cuda_check.h"
+#include "kernels/linalg/cholesky.h"
 
 static const char *cusolver_name(cusolverStatus_t s) {
   switch (s) {
@@ -49,11 +50,16 @@ __global__ void chol_fill_ptrs(double **ptrs, double *A, double *B, int n, int n
   }
 }
 
-// world_status[w] |= ISO_WORLD_NOT_SPD where info[w] > 0; other bits untouched.
-__global__ void chol_mark_not_spd(const int *info, uint32_t *world_status, int nbatch) {
+// info[w] as LAPACK (and the CPU) has it where potrfBatched said 0: cuSOLVER lets a NaN pivot
+// through (seen on an H200: a NaN in L[n-1,0] factors with info 0), and a factor with a NaN or
+// non-positive diagonal entry must not pass as SPD. Then world_status[w] |= ISO_WORLD_NOT_SPD
+// where info[w] > 0 (when world_status is given); other bits untouched.
+__global__ void chol_check_pivots(double *const *Aptrs, int *info, uint32_t *world_status, int n, int nbatch) {
   for (long long w = blockIdx.x * (long long)blockDim.x + threadIdx.x; w < nbatch;
-       w += (long long)gridDim.x * blockDim.x)
-    if (info[w] > 0) world_status[w] |= (uint32_t)ISO_WORLD_NOT_SPD;
+       w += (long long)gridDim.x * blockDim.x) {
+    if (info[w] == 0) info[w] = chol_info_of_factor(n, Aptrs[w]);
+    if (world_status && info[w] > 0) world_status[w] |= (uint32_t)ISO_WORLD_NOT_SPD;
+  }
 }
 
 static const unsigned BLOCK = 256;
@@ -87,10 +93,9 @@ extern "C" isoStatus cuda_cholesky_run(const isoBackend *b, linalgCholesky *c, u
   CUSOLVER_TRY(cusolverDnDpotrfBatched(h, CUBLAS_FILL_MODE_LOWER, c->n, Aptrs, c->n, c->info, c->nbatch));
   CUSOLVER_TRY(cusolverDnDpotrsBatched(h, CUBLAS_FILL_MODE_LOWER, c->n, 1, Aptrs, c->n, Bptrs, c->n,
                                        potrs_info(c), c->nbatch));
-  if (world_status) {
-    ISO_LAUNCH(chol_mark_not_spd, cuda_grid(c->nbatch, BLOCK), BLOCK, s, c->info, world_status, c->nbatch);
-    CUDA_LAUNCHED();
-  }
+  ISO_LAUNCH(chol_check_pivots, cuda_grid(c->nbatch, BLOCK), BLOCK, s, (double *const *)Aptrs, c->info,
+             world_status, c->n, c->nbatch);
+  CUDA_LAUNCHED();
   return ISO_OK;
 }
 

@@ -88,6 +88,16 @@ static inline ISO_HD int chol_factor(int n, real *ISO_RESTRICT A) {
   return 0;
 }
 
+/* LAPACK's info read off a finished factor: k when L's k-th diagonal entry (1-based) is the
+ * first that is not positive or is NaN, else 0. A library factor that lets a NaN pass (cuSOLVER's
+ * potrfBatched reports info 0 for it) gives the same info as chol_factor through this: the NaN
+ * reaches the diagonal of the column where chol_factor would have stopped, and no earlier one. */
+static inline ISO_HD int chol_info_of_factor(int n, const real *L) {
+  for (int j = 0; j < n; ++j)
+    if (!(L[j + (long long)j * n] > 0)) return j + 1;
+  return 0;
+}
+
 /* Solve L L^T x = b in place (b becomes x), L from chol_factor with info == 0. */
 static inline ISO_HD void chol_solve(int n, const real *ISO_RESTRICT L, real *ISO_RESTRICT b) {
   /* forward: L y = b, column j eliminates y_j from the rows below it */

@@ -28,6 +28,17 @@ def tensor_of(capsule):
     return arrays._DLManagedTensor.from_address(get(capsule, b"dltensor"))
 
 
+def same(dev, host, sim, name):
+    """The emulated device runs the CPU's item code: the same bits. A GPU contracts to FMA and has
+    its own libm, so its trajectory drifts from the CPU's by ulps per step: the tolerance below."""
+    host = np.ascontiguousarray(host)
+    if "(sm_" not in sim.backend_reason:
+        assert dev.tobytes() == host.tobytes(), name
+    else:
+        worst = np.abs(dev - host).max() if dev.size else 0.0
+        assert np.allclose(dev, host, rtol=1e-6, atol=1e-9), f"{name}: worst difference {worst:g}"
+
+
 def test_device_arrays_hold_the_cpu_backends_values():
     m = isobar.Model.load(example("pick.sdf"))
     g = cuda_sim(m, 3)
@@ -41,16 +52,16 @@ def test_device_arrays_hold_the_cpu_backends_values():
         d = g.array(name)
         assert isinstance(d, arrays.DeviceArray)
         assert d.shape == c.array(name).shape and d.dtype == c.array(name).dtype, name
-        assert d.numpy().tobytes() == c.array(name).tobytes(), name  # the same bits
+        same(d.numpy(), c.array(name), g, name)
     w = g.body_contact_wrench
     assert w.shape == c.body_contact_wrench.shape
-    assert w.numpy().tobytes() == np.ascontiguousarray(c.body_contact_wrench).tobytes()
+    same(w.numpy(), c.body_contact_wrench, g, "body_contact_wrench")
     assert np.abs(c.body_contact_wrench).max() > 0.1  # the grip: a real comparison
     for pad in range(m.tactile_pad_count):
         f = g.taxel_forces(pad)
         assert f.shape == c.taxel_forces(pad).shape
-        assert f.numpy().tobytes() == np.ascontiguousarray(c.taxel_forces(pad)).tobytes()
-        assert g.taxel_pressures(pad).numpy().tobytes() == np.ascontiguousarray(c.taxel_pressures(pad)).tobytes()
+        same(f.numpy(), c.taxel_forces(pad), g, f"taxel_forces({pad})")
+        same(g.taxel_pressures(pad).numpy(), c.taxel_pressures(pad), g, f"taxel_pressures({pad})")
     assert np.abs(c.taxel_pressures(0)).sum() > 0  # the grip presses the pads: a real comparison
 
 
