@@ -200,24 +200,15 @@ static void explain_faults(const isoSim *sim, const uint32_t *status, long long 
 }
 
 /* Contact faces and point contacts over all worlds at the last step. */
+/* Faces and point contacts summed over every world: one batched read (a query per world and per
+ * constraint waited for the GPU each time, minutes at thousands of worlds). */
 static void contact_totals(const isoSim *sim, long long *faces, long long *points) {
   *faces = *points = 0;
-  isoContactResult r[64];
-  for (int w = 0; w < iso_sim_world_count(sim); ++w) {
-    int n = 0;
-    if (iso_sim_contact_face_count(sim, w, &n) == ISO_OK) *faces += n;
-    int nc = 0;
-    if (iso_sim_contact_count(sim, w, &nc) != ISO_OK || nc == 0) continue;
-    if (nc <= 64) {
-      iso_sim_get_contact_results(sim, w, r, 64, &nc);
-      for (int i = 0; i < nc; ++i) *points += r[i].kind == ISO_CONSTRAINT_POINT;
-    } else {
-      isoContactResult *big = (isoContactResult *)malloc(sizeof *big * (size_t)nc);
-      if (big && iso_sim_get_contact_results(sim, w, big, nc, &nc) == ISO_OK)
-        for (int i = 0; i < nc; ++i) *points += big[i].kind == ISO_CONSTRAINT_POINT;
-      free(big);
-    }
-  }
+  const int n = iso_sim_world_count(sim);
+  int *f = (int *)malloc(sizeof(int) * (size_t)n), *p = (int *)malloc(sizeof(int) * (size_t)n);
+  if (f && p && iso_sim_get_contact_counts(sim, iso_worlds_all(), f, p) == ISO_OK)
+    for (int w = 0; w < n; ++w) *faces += f[w], *points += p[w];
+  free(f), free(p);
 }
 
 /* A JSON string (quotes, backslashes and control characters escaped). */

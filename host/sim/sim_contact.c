@@ -43,6 +43,29 @@ isoStatus iso_sim_contact_face_count(const isoSim *s, int world, int *count) {
   return read_int(s, s->contact->work.face_count, world, count);
 }
 
+isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, int *points) {
+  const char *fn = "iso_sim_get_contact_counts";
+  CHECK_NULL(s, fn);
+  simSel q;
+  isoStatus st = sim_select(s, w, fn, &q);
+  if (st != ISO_OK || q.n == 0) return st;
+  if (s->contact && !s->contact->updated)
+    return iso_fail(ISO_ERR_STATE, "%s: no contact surfaces yet (step or call iso_sim_update_contact)", fn);
+  const size_t bytes = sizeof(int) * (size_t)q.n;
+  const int has_faces = s->contact && s->face_count, has_list = s->contact && s->list_count;
+  int *f = faces ? faces : (int *)malloc(bytes);
+  if (!f) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory for %d worlds", fn, q.n);
+  if (has_faces) st = sim_gather_rows(s, &q, s->face_count, sizeof(int), sizeof(int), f);
+  else memset(f, 0, bytes);
+  if (st == ISO_OK && points) {
+    if (has_list) st = sim_gather_rows(s, &q, s->list_count, sizeof(int), sizeof(int), points);
+    else memset(points, 0, bytes);
+    for (int i = 0; st == ISO_OK && has_list && i < q.n; ++i) points[i] -= f[i]; /* faces first, then points */
+  }
+  if (f != faces) free(f);
+  return st;
+}
+
 /* A face of the public API from its record, with the polygon rebuilt from the record's source
  * elements by the narrow phase's own function on the step's poses and moduli. */
 static isoStatus face_to_public(const isoSim *s, int world, const contactRec *r, isoContactFace *o) {

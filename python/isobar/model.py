@@ -16,6 +16,7 @@ class Model:
 
     def __init__(self, ptr, report_lines=()):
         self._ptr = ptr
+        self._destroy = N.lib.iso_model_destroy  # N may be None when collected at interpreter exit
         self.report = list(report_lines)
         """Lines of the load report: elements of the file isobar does not use."""
 
@@ -94,7 +95,7 @@ class Model:
     def close(self):
         """Free the model now (also done when it is garbage-collected)."""
         if getattr(self, "_ptr", None):
-            N.lib.iso_model_destroy(self._ptr)
+            self._destroy(self._ptr)
             self._ptr = None
 
     def __del__(self):

@@ -42,10 +42,13 @@ class _Handle:
 
     def __init__(self, ptr):
         self.ptr = ptr
+        # held here: at interpreter exit the module's globals may already be None when the
+        # last sims are collected
+        self._destroy = N.lib.iso_sim_destroy
 
     def __del__(self):
         if self.ptr:
-            N.lib.iso_sim_destroy(self.ptr)
+            self._destroy(self.ptr)
             self.ptr = None
 
 
