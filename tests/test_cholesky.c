@@ -244,6 +244,50 @@ Test(cholesky, nan_entry_is_not_positive_definite) {
   }
 }
 
+/* A factor that never stops, as a library that lets NaN pivots through computes it: every
+ * column's sqrt and scale whatever its pivot (NaN and sqrt of a negative then spread down). */
+static void factor_through(int n, double *A) {
+  for (int j = 0; j < n; ++j) {
+    for (int k = 0; k < j; ++k)
+      for (int i = j; i < n; ++i) A[i + j * n] -= A[i + k * n] * A[j + k * n];
+    const double d = sqrt(A[j + j * n]);
+    for (int i = j; i < n; ++i) A[i + j * n] = i == j ? d : A[i + j * n] / d;
+  }
+}
+
+/* chol_info_of_factor reads LAPACK's info off a finished factor: the CUDA backend applies it to
+ * cuSOLVER's, which reports info 0 for a NaN pivot. On a factor that ran through, it gives what
+ * chol_factor (which stops) gives, for a NaN in each position of the lower triangle and for a
+ * negative pivot; 0 on an SPD matrix. */
+Test(cholesky, info_read_off_a_factor_that_ran_through) {
+  enum { N = 7 };
+  test_rng r = {23};
+  double A0[N * N], A[N * N], F[N * N];
+  spd_random(&r, N, A0);
+  memcpy(F, A0, sizeof F);
+  factor_through(N, F);
+  cr_assert_eq(chol_info_of_factor(N, F), 0, "an SPD matrix");
+  int cases = 0;
+  for (int j = 0; j < N; ++j)
+    for (int i = j; i < N; ++i) {
+      memcpy(A, A0, sizeof A);
+      A[i + j * N] = NAN;
+      memcpy(F, A, sizeof F);
+      factor_through(N, F);
+      const int want = chol_factor(N, A);
+      cr_assert_gt(want, 0);
+      cr_assert_eq(chol_info_of_factor(N, F), want, "NaN at (%d, %d): info %d, read %d", i, j, want,
+                   chol_info_of_factor(N, F));
+      ++cases;
+    }
+  memcpy(A, A0, sizeof A);
+  A[4 + 4 * N] = -A[4 + 4 * N]; /* the fifth leading minor fails */
+  memcpy(F, A, sizeof F);
+  factor_through(N, F);
+  cr_assert_eq(chol_info_of_factor(N, F), chol_factor(N, A));
+  cr_assert_eq(cases, N * (N + 1) / 2);
+}
+
 /* Run the same batch with 1 and 2 threads; A, B and info must match bit for bit. */
 Test(cholesky, thread_count_gives_bitwise_identical_results) {
   enum { N = 23, NW = 37 };

@@ -449,7 +449,12 @@ Test(tactile, samples_are_reproducible_across_threads_and_batches) {
   iso_model_destroy(m);
 }
 
-/* The CUDA backend runs the same item per (world, pad): on the emulated device, the same bits. */
+/* The CUDA backend runs the same item per (world, pad): on the emulated device, the same bits
+ * after 60 steps. A GPU contracts to FMA, and 60 steps of stick-slip contact amplify that: on an
+ * H200 the forces had drifted by up to 2.4e-5 of the largest taxel force. So there the GPU takes
+ * the CPU's state and both take one step: the two solves then stop within the solver's relative
+ * tolerance (1e-6) of the same optimum, and the bound allows ten times that of the largest force
+ * (not yet run on a GPU in this form). */
 Test(tactile, cuda_matches_cpu) {
   test_require_cuda_device();
   scene c = default_scene();
@@ -457,19 +462,31 @@ Test(tactile, cuda_matches_cpu) {
   isoSim *cpu = make(m, &c, 4, 2, ISO_BACKEND_CPU), *gpu = make(m, &c, 4, 1, ISO_BACKEND_CUDA);
   spread(cpu), spread(gpu);
   run(cpu, 60), run(gpu, 60);
+  const int emulated = test_cuda_emulated();
+  if (!emulated) {
+    static const isoStateField fields[3] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_TIME};
+    for (int f = 0; f < 3; ++f) {
+      const int n = 4 * iso_sim_state_width(cpu, fields[f]);
+      double *x = (double *)malloc(sizeof(double) * (size_t)n);
+      cr_assert_eq(iso_sim_get_state(cpu, fields[f], iso_worlds_all(), x), ISO_OK);
+      cr_assert_eq(iso_sim_set_state(gpu, fields[f], iso_worlds_all(), x), ISO_OK, "%s", iso_last_error());
+      free(x);
+    }
+    run(cpu, 1), run(gpu, 1);
+  }
   double *fc = all_forces(cpu), *fg = all_forces(gpu);
-  if (test_cuda_emulated()) {
+  if (emulated) {
     cr_expect(test_same_bits(fc, fg, 4 * 3 * N * N), "the emulated device differs");
-  } else { /* a device contracts to FMA: the solve differs by ulps, and so do the forces */
+  } else {
     double worst = 0, scale = 0;
-    int at = 0, over = 0;
+    int at = 0;
     for (int k = 0; k < 4 * 3 * N * N; ++k) {
       const double d = fabs(fc[k] - fg[k]);
       scale = fmax(scale, fabs(fc[k]));
-      if (d > worst) worst = d, at = k;
-      over += !(d <= 1e-9 + 1e-6 * fabs(fc[k]));
+      if (!(d <= worst)) worst = d, at = k;
     }
-    cr_expect(over == 0, "%d values differ; worst %g at %d (cpu %.17g, cuda %.17g), largest |f| %g", over, worst, at,
+    cr_expect(scale > 0, "the pads are pressed: a real comparison");
+    cr_expect(worst <= 1e-5 * scale, "worst difference %g at %d (cpu %.17g, cuda %.17g), largest |f| %g", worst, at,
               fc[at], fg[at], scale);
   }
   free(fc), free(fg);

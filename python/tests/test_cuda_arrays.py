@@ -28,18 +28,25 @@ def tensor_of(capsule):
     return arrays._DLManagedTensor.from_address(get(capsule, b"dltensor"))
 
 
-def same(dev, host, sim, name):
-    """The emulated device runs the CPU's item code: the same bits. A GPU contracts to FMA and has
-    its own libm, so its trajectory drifts from the CPU's by ulps per step: the tolerance below."""
+def same(dev, host, name, gpu):
+    """The emulated device runs the CPU's item code: the same bits. On a GPU (see the test) the
+    physical arrays agree within ten times the solver's relative tolerance (1e-6) of each array's
+    largest value and the iteration counts within one; the residuals are not compared (each is
+    wherever its own solve stopped under the tolerance)."""
     host = np.ascontiguousarray(host)
-    if "(sm_" not in sim.backend_reason:
+    if not gpu:
         assert dev.tobytes() == host.tobytes(), name
-    else:
-        worst = np.abs(dev - host).max() if dev.size else 0.0
-        assert np.allclose(dev, host, rtol=1e-6, atol=1e-9), f"{name}: worst difference {worst:g}"
+    elif name == "solver_iterations":
+        assert np.abs(dev.astype(np.int64) - host).max() <= 1, name
+    elif name != "solver_residual" and dev.size:
+        worst, scale = np.abs(dev - host).max(), np.abs(host).max()
+        assert worst <= 1e-5 * scale, f"{name}: worst difference {worst:g} of {scale:g}"
 
 
 def test_device_arrays_hold_the_cpu_backends_values():
+    """Every array of a 300-step grasp. A GPU contracts to FMA, and the grasp amplifies that: on
+    an H200 q had drifted by 2.5e-5 m after 300 steps. So there the GPU takes the CPU's state and
+    both take one more step, which is what is compared (not yet run on a GPU in this form)."""
     m = isobar.Model.load(example("pick.sdf"))
     g = cuda_sim(m, 3)
     c = isobar.Sim(m, worlds=3, threads=1)
@@ -48,20 +55,26 @@ def test_device_arrays_hold_the_cpu_backends_values():
         s.body_contact_wrench  # noqa: B018 — asked for before stepping: the stage runs
     g.step(300)
     c.step(300)
+    gpu = "(sm_" in g.backend_reason
+    if gpu:
+        for field in ("q", "v", "time"):
+            g.set_state(field, c.array(field))
+        g.step()
+        c.step()
     for name in isobar.VIEW_NAMES:
         d = g.array(name)
         assert isinstance(d, arrays.DeviceArray)
         assert d.shape == c.array(name).shape and d.dtype == c.array(name).dtype, name
-        same(d.numpy(), c.array(name), g, name)
+        same(d.numpy(), c.array(name), name, gpu)
     w = g.body_contact_wrench
     assert w.shape == c.body_contact_wrench.shape
-    same(w.numpy(), c.body_contact_wrench, g, "body_contact_wrench")
+    same(w.numpy(), c.body_contact_wrench, "body_contact_wrench", gpu)
     assert np.abs(c.body_contact_wrench).max() > 0.1  # the grip: a real comparison
     for pad in range(m.tactile_pad_count):
         f = g.taxel_forces(pad)
         assert f.shape == c.taxel_forces(pad).shape
-        same(f.numpy(), c.taxel_forces(pad), g, f"taxel_forces({pad})")
-        same(g.taxel_pressures(pad).numpy(), c.taxel_pressures(pad), g, f"taxel_pressures({pad})")
+        same(f.numpy(), c.taxel_forces(pad), f"taxel_forces({pad})", gpu)
+        same(g.taxel_pressures(pad).numpy(), c.taxel_pressures(pad), f"taxel_pressures({pad})", gpu)
     assert np.abs(c.taxel_pressures(0)).sum() > 0  # the grip presses the pads: a real comparison
 
 
