@@ -289,22 +289,26 @@ Test(contact_list, point_contacts_follow_the_faces) {
   /* the batched counts: the per-world queries' faces, and the results' point constraints */
   int faces[2] = {-1, -1}, points[2] = {-1, -1}, npoint = 0, f0 = -1;
   for (int i = 0; i < n; ++i) npoint += res[i].kind == ISO_CONSTRAINT_POINT;
-  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_all(), faces, points), ISO_OK, "%s", iso_last_error());
+  int ncons[2] = {-1, -1};
+  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_all(), faces, points, ncons), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(ncons[0], n, "the constraints iso_sim_contact_count gives");
+  cr_assert_eq(ncons[1], 0);
   cr_assert_eq(iso_sim_contact_face_count(s, 0, &f0), ISO_OK);
   cr_assert_eq(faces[0], f0);
   cr_assert_eq(points[0], npoint, "%d point constraints, %d counted", npoint, points[0]);
   cr_assert_eq(faces[1] + points[1], 0, "world 1 touches nothing");
   int order[2] = {1, 0}, p2[2] = {-1, -1};
-  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_list(order, 2), NULL, p2), ISO_OK);
+  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_list(order, 2), NULL, p2, NULL), ISO_OK);
   cr_assert(p2[0] == points[1] && p2[1] == points[0], "a list's order, and faces may be NULL");
   /* surfaces recomputed outside a step replace the records the constraints point into */
   cr_assert_eq(iso_sim_update_contact(s), ISO_OK);
   cr_assert_eq(iso_sim_contact_count(s, 0, &n), ISO_OK);
   cr_assert_eq(n, 0, "no results until the next step");
-  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_one(0), NULL, points), ISO_OK);
+  cr_assert_eq(iso_sim_get_contact_counts(s, iso_worlds_one(0), NULL, points, ncons), ISO_OK);
   cr_assert_eq(points[0], 0, "no point records until the next step");
+  cr_assert_eq(ncons[0], 0, "no constraints until the next step");
   tb_place(s, 0, 1, 0.3, 0, 0.5);
-  cr_expect_eq(iso_sim_get_contact_counts(s, iso_worlds_all(), faces, points), ISO_ERR_STATE,
+  cr_expect_eq(iso_sim_get_contact_counts(s, iso_worlds_all(), faces, points, NULL), ISO_ERR_STATE,
                "surfaces invalidated by a new state");
   free(res);
   iso_sim_destroy(s);

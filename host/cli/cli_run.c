@@ -206,7 +206,7 @@ static void contact_totals(const isoSim *sim, long long *faces, long long *point
   *faces = *points = 0;
   const int n = iso_sim_world_count(sim);
   int *f = (int *)malloc(sizeof(int) * (size_t)n), *p = (int *)malloc(sizeof(int) * (size_t)n);
-  if (f && p && iso_sim_get_contact_counts(sim, iso_worlds_all(), f, p) == ISO_OK)
+  if (f && p && iso_sim_get_contact_counts(sim, iso_worlds_all(), f, p, NULL) == ISO_OK)
     for (int w = 0; w < n; ++w) *faces += f[w], *points += p[w];
   free(f), free(p);
 }

@@ -43,7 +43,7 @@ isoStatus iso_sim_contact_face_count(const isoSim *s, int world, int *count) {
   return read_int(s, s->contact->work.face_count, world, count);
 }
 
-isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, int *points) {
+isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, int *points, int *constraints) {
   const char *fn = "iso_sim_get_contact_counts";
   CHECK_NULL(s, fn);
   simSel q;
@@ -63,6 +63,10 @@ isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, i
     for (int i = 0; st == ISO_OK && has_list && i < q.n; ++i) points[i] -= f[i]; /* faces first, then points */
   }
   if (f != faces) free(f);
+  if (st == ISO_OK && constraints) {
+    if (s->sap && s->sap->enabled) st = sim_gather_rows(s, &q, s->ncontact, sizeof(int), sizeof(int), constraints);
+    else memset(constraints, 0, bytes);
+  }
   return st;
 }
 

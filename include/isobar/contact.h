@@ -62,10 +62,11 @@ isoStatus iso_sim_contact_face_count(const isoSim *sim, int world, int *count);
  * (one copy of each count array on the GPU, where a per-world query waits for the device each
  * time): faces[i] receives the hydroelastic faces of the i-th selected world, points[i] its
  * point-contact pairs in contact (the point records the step's constraints were built from;
- * 0 after iso_sim_update_contact until the next step). Either pointer may be NULL; each, when
- * given, has room for one int per selected world. ISO_ERR_STATE when the surfaces were
- * invalidated (as for iso_sim_contact_face_count). */
-isoStatus iso_sim_get_contact_counts(const isoSim *sim, isoWorlds worlds, int *faces, int *points);
+ * 0 after iso_sim_update_contact until the next step) and constraints[i] its contact
+ * constraints (what iso_sim_contact_count gives). Any pointer may be NULL; each one given has
+ * room for one int per selected world. ISO_ERR_STATE when the surfaces were invalidated (as for
+ * iso_sim_contact_face_count). */
+isoStatus iso_sim_get_contact_counts(const isoSim *sim, isoWorlds worlds, int *faces, int *points, int *constraints);
 
 /* Copy up to `cap` faces of world `world` into `out`, in a deterministic order (geometry pair,
  * then element pair); *count receives the number of faces (which may exceed cap). The sim
