@@ -22,6 +22,7 @@ Inputs and their provenance:
 Usage: python3 bench/gpu_model.py [--json] [--counts FILE]   (stdlib only)
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -331,6 +332,64 @@ def main():
             t3 = predict(k, c, nw, graph=True, solve_scale=sc)[1]
             cells.append((nw / t0, nw / t1, nw / t2, nw / t3))
         print(f"| {k} | " + " | ".join(f"{cells[0][i]:,.0f} / {cells[1][i]:,.0f}" for i in range(4)) + " |")
+    calibration(counts)
+
+
+MEASURED = os.path.join(HERE, "results", "gpu_h200", "throughput.csv")
+MEASURED_NAMES = {"compliant_box_on_plane": "box", "point_contact": "point", "pick": "pick",
+                  "sphere_on_box": "sphere", "stack_of_five_boxes": "stack", "coin_slide_spin": "coin",
+                  "soft_beam": "soft_beam", "soft_ball": "soft_ball"}
+
+
+def measured_rates(path=MEASURED):
+    """Warm world-steps/s per (scene key, worlds) from device_check.sh's CSV: the difference of
+    the runs of S and L steps (first-step costs drop out)."""
+    runs = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            if r["backend"] == "cuda" and r["wall_s"] and r["scene"] in MEASURED_NAMES:
+                runs.setdefault((MEASURED_NAMES[r["scene"]], int(r["worlds"])), []).append(
+                    (int(r["steps"]), float(r["wall_s"])))
+    out = {}
+    for key, rs in runs.items():
+        if len(rs) == 2:
+            (s0, t0), (s1, t1) = sorted(rs)
+            if t1 > t0:
+                out[key] = key[1] * (s1 - s0) / (t1 - t0)
+    return out
+
+
+def fit_cycles(key, c, nw, rate):
+    """The cycles per dependent op at which the model gives the measured rate (bisection: the
+    predicted rate falls as the latency grows); None where even 1 cycle predicts less."""
+    def pred(x):
+        return nw / predict(key, c, nw, dev=dict(H100, cycles_per_dep_op=x))[1]
+    lo, hi = 1.0, 4096.0
+    if pred(lo) < rate:
+        return None
+    for _ in range(60):
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if pred(mid) > rate else (lo, mid)
+    return lo
+
+
+def calibration(counts):
+    if not os.path.exists(MEASURED):
+        return
+    rates = measured_rates()
+    print("\n## Against the first measurements (one H200, 2026-11-28: results/gpu_h200/)\n")
+    print("The H200 has the H100's 132 SMs and clocks; for these latency-bound stages its extra bandwidth "
+          "does not enter. 'fitted' is the cycles per dependent FP64 op at which this model gives the "
+          "measured rate, all else unchanged. The counts are those of bench_gpu_counts' trajectories, not "
+          "of the timed windows (S to L steps of device_check.sh).\n")
+    print("| scene | worlds | measured world-steps/s | predicted (8 cycles) | predicted ÷ measured | fitted cycles/op |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for (k, nw), rate in sorted(rates.items(), key=lambda kv: (list(SCENES).index(kv[0][0]), kv[0][1])):
+        if k not in counts:
+            continue
+        p = nw / predict(k, counts[k], nw)[1]
+        x = fit_cycles(k, counts[k], nw, rate)
+        print(f"| {k} | {nw} | {rate:,.0f} | {p:,.0f} | {p / rate:.1f}× | {'< 1' if x is None else f'{x:.0f}'} |")
 
 
 if __name__ == "__main__":
