@@ -94,11 +94,13 @@ int main(int argc, char **argv) {
   static const config cf[3] = {{"stand", "examples/arch.sdf", ISO_CONTACT_LAGGED},
                                {"convex", "examples/arch.sdf", ISO_CONTACT_CONVEX},
                                {"fall", "examples/arch_slippery.sdf", ISO_CONTACT_LAGGED}};
+  const char *only = argc > 3 ? argv[3] : NULL; /* one configuration by name (for a profiler) */
   const int nc = 3;
   result *res = (result *)calloc((size_t)nc * (size_t)reps, sizeof(result));
   if (!res) return 1;
   for (int r = 0; r < reps; ++r)
     for (int i = 0; i < nc; ++i) {
+      if (only && strcmp(only, cf[i].name) != 0) continue;
       result *x = &res[(size_t)i * reps + r];
       *x = measure(&cf[i], steps);
       fprintf(stderr, "rep %d/%d: %s: %.1f us/step, %.2f Newton iterations/step, status %u\n", r + 1, reps, cf[i].name,
@@ -110,6 +112,7 @@ int main(int argc, char **argv) {
   for (int k = 0; k < nstage; ++k) printf(",%s", iso_sim_stage_name(k));
   printf("\n");
   for (int i = 0; i < nc; ++i) {
+    if (only && strcmp(only, cf[i].name) != 0) continue;
     result *x = res + (size_t)i * reps;
     qsort(x, (size_t)reps, sizeof *x, cmp);
     const result m = x[reps / 2];

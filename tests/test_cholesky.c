@@ -288,6 +288,40 @@ Test(cholesky, info_read_off_a_factor_that_ran_through) {
   cr_assert_eq(cases, N * (N + 1) / 2);
 }
 
+/* The AVX2 envelope factor (chol_factor_env_fast where the CPU has AVX2) gives the scalar
+ * loops' bits: dense and banded SPD matrices of sizes around the lane count, a failing minor's
+ * info and partial factor too. */
+Test(cholesky, avx2_envelope_factor_gives_the_same_bits) {
+#if ISO_AVX2
+  if (!iso_cpu_avx2()) cr_skip_test("this CPU has no AVX2");
+  test_rng r = {31};
+  const int sizes[] = {1, 3, 4, 5, 7, 8, 13, 30, 61, 96};
+  for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; ++t)
+    for (int band = 0; band < 3; ++band) {
+      const int n = sizes[t];
+      double *A = malloc(sizeof(double) * n * n), *X = malloc(sizeof(double) * n * n);
+      double *Y = malloc(sizeof(double) * n * n);
+      spd_random(&r, n, A);
+      for (int j = 0; j < n; ++j) /* band 1: block-banded (an envelope to skip); band 2: a failing pivot */
+        for (int i = j; i < n; ++i)
+          if (band == 1 && i - j > 5) A[i + j * n] = 0;
+      if (band == 2) A[(n / 2) + (n / 2) * n] = -1.0;
+      memcpy(X, A, sizeof(double) * n * n);
+      memcpy(Y, A, sizeof(double) * n * n);
+      const int ia = chol_factor_env(n, X), ib = chol_factor_env_avx2(n, Y);
+      cr_assert_eq(ia, ib, "n=%d band %d: info %d against %d", n, band, ia, ib);
+      for (int j = 0; j < n; ++j) /* the lower triangle and the envelope row the factor keeps */
+        for (int i = 0; i < n; ++i)
+          if (i >= j || i == 0)
+            cr_assert(test_same_bits(X + i + j * n, Y + i + j * n, 1), "n=%d band %d: L[%d,%d] %.17g against %.17g",
+                      n, band, i, j, X[i + j * n], Y[i + j * n]);
+      free(A), free(X), free(Y);
+    }
+#else
+  cr_skip_test("built without the AVX2 loops (ISO_AVX2 0)");
+#endif
+}
+
 /* Run the same batch with 1 and 2 threads; A, B and info must match bit for bit. */
 Test(cholesky, thread_count_gives_bitwise_identical_results) {
   enum { N = 23, NW = 37 };

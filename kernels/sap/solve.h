@@ -576,7 +576,7 @@ static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
     if (B->stats[w].done) break;
     /* the envelope factor: the dense one's bits, without the zeros of cliques no constraint
      * couples (a stack, a chain, an arch of deformable blocks are block-banded) */
-    int info = chol_factor_env(nv, H);
+    int info = chol_factor_env_fast(nv, H);
     if (info == 0) chol_solve_env(nv, H, rhs);
     ((int *)B->info)[w] = info; /* the batched path writes it through the Cholesky plan */
     sap_newton_end_ws(B, w, ws);
