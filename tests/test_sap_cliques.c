@@ -303,6 +303,37 @@ Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
   check_delassus(&j, cl, A, "gather");
 }
 
+/* The same for blocks of vertex columns (deformable contacts: vertex u's three columns are
+ * coef[u]·R_WCᵀ, at its clique's columns, one vertex held with coef 0), which take the
+ * vertex route (Rᵀ·diag(d)·R): four vertices on one side against three on the other. */
+Test(sap_cliques, vertex_delassus_is_j_diag_a_inverse_jt) {
+  test_rng r = {93};
+  const sapClique cl[2] = {{27, 0, 0}, {27, 27, 27 * 27}};
+  double A[2 * 27 * 27] = {0}, Jb[2][36], coef[2][4];
+  int cols[2][12];
+  for (int c = 0; c < 2; ++c)
+    for (int k = 0; k < 27; ++k) A[cl[c].a0 + 28 * k] = test_rng_uniform(&r, 0.1, 3);
+  sapJac j;
+  memset(&j, 0, sizeof j);
+  j.rows = 3;
+  j.R_WC = quat_to_m3(quat_normalize(quat_make(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1),
+                                               test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1))));
+  const int nvert[2] = {4, 3};
+  for (int q = 0; q < 2; ++q) {
+    for (int u = 0; u < nvert[q]; ++u) {
+      coef[q][u] = u == 1 && q == 0 ? 0 : test_rng_uniform(&r, -1, 1); /* a held vertex: 0 */
+      const int v = 3 * (2 * u + q); /* distinct vertices of the clique, 3 columns each */
+      for (int i = 0; i < 3; ++i) {
+        cols[q][3 * u + i] = v + i;
+        for (int a = 0; a < 3; ++a) Jb[q][3 * nvert[q] * a + 3 * u + i] = coef[q][u] * j.R_WC.m[i][a];
+      }
+    }
+    j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = q;
+    j.Jd[q] = Jb[q], j.cols[q] = cols[q], j.ncols[q] = 3 * nvert[q], j.coef[q] = coef[q];
+  }
+  check_delassus(&j, cl, A, "vertex blocks");
+}
+
 /* The same for the compact kinds on whole cliques: a rigid point block (6 columns, the 3 × 6
  * case the step unrolls) against the world, and a rigid point block beside a point mass's
  * (3 columns), against J diag(A)⁻¹ Jᵀ written out from the blocks sap_block_get forms. */

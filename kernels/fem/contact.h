@@ -185,7 +185,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
       const real *ob = origin + 3L * (r->clique >= 0 ? r->clique : 0);
       const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
       sapJac j = sap_jac_make(c, r->point, r->normal, o);
-      j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+      j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9, j.coef[0] = r->coef; /* R_WC: detect's */
       if (!fem_rigid_side(r, c, n - 1, &j, TS, Sw, X_w, pool)) return -1;
       sap_fixed_make(r->gap, a->F.dt, sap_con_delassus(c, &j, cl, A_world), &c->jdata.fixed);
       continue;
@@ -201,7 +201,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     const real *ob = origin + 3L * (r->clique >= 0 ? r->clique : 0);
     const vec3 o[2] = {v3_zero(), r->clique >= 0 ? v3(ob[0], ob[1], ob[2]) : v3_zero()};
     sapJac j = sap_jac_make(c, r->point, r->normal, o);
-    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9;
+    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9, j.coef[0] = r->coef;
     if (!fem_rigid_side(r, c, n - 1, &j, TS, Sw, X_w, pool)) return -1;
     const real *dc = a->def_contact + (long)DEF_NCON * r->body;
     sapContactParams p = sap_contact_params_default();
@@ -231,7 +231,10 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     c->block[0] = c->block[1] = SAP_BLOCK_GATHER;
     const vec3 o[2] = {v3_zero(), v3_zero()};
     sapJac j = sap_jac_make(c, dl[i].point, dl[i].normal, o);
-    for (int q = 0; q < 2; ++q) j.Jd[q] = jl[i].J[q], j.cols[q] = jl[i].cols[q], j.ncols[q] = 12;
+    /* the vertex coefficients let the Delassus estimate take its vertex route; R_WC is the one
+     * the blocks were formed with (sap_frame_from_z of the same normal, kernels/fem/detect.h) */
+    for (int q = 0; q < 2; ++q)
+      j.Jd[q] = jl[i].J[q], j.cols[q] = jl[i].cols[q], j.ncols[q] = 12, j.coef[q] = jl[i].coef[q];
     const real *ca = a->def_contact + (long)DEF_NCON * dl[i].body_a, *cb = a->def_contact + (long)DEF_NCON * dl[i].body_b;
     sapContactParams p = sap_contact_params_default();
     p.model = M->model;

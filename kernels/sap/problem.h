@@ -521,6 +521,26 @@ static inline ISO_HD void sap_delassus_block(const real *J, int m, int nc, const
     }
 }
 
+/* W += J diag(A)⁻¹ Jᵀ for a block of vertex columns (3 rows; vertex u's columns cols[3u..3u+2]
+ * are coef[u]·R_WCᵀ): entry (a, b) is Σ_i R[i][a]·R[i][b]·d_i with d_i = Σ_u coef_u² / A_ii(u),
+ * so the columns cost a division and two products each and W six 3-term sums, where the general
+ * loop sums 6 products per column (the 24 columns of a deformable–deformable contact were a
+ * tenth of the arch's step). W's lower triangle is mirrored. */
+static inline ISO_HD void sap_delassus_vertex(const real *coef, int nvert, const int *cols, const mat3 *R,
+                                              const real *Ab, int n, real *W) {
+  real d[3] = {0, 0, 0};
+  for (int u = 0; u < nvert; ++u) {
+    const real c2 = coef[u] * coef[u];
+    for (int i = 0; i < 3; ++i) d[i] += c2 / Ab[(n + 1) * cols[3 * u + i]];
+  }
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b <= a; ++b) {
+      const real w = R->m[0][a] * R->m[0][b] * d[0] + R->m[1][a] * R->m[1][b] * d[1] + R->m[2][a] * R->m[2][b] * d[2];
+      W[3 * a + b] += w;
+      if (b < a) W[3 * b + a] += w;
+    }
+}
+
 /* W = Σ_q J_q diag(A_q)⁻¹ J_qᵀ (rows × rows, row-major), the Delassus operator with A replaced
  * by its diagonal (§5.1); A_world: the world's A storage. */
 static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *cl, const real *A_world, real *W) {
@@ -530,6 +550,10 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *c = cl + j->clique[q];
+    if (j->coef[q] && m == 3) {
+      sap_delassus_vertex(j->coef[q], j->ncols[q] / 3, j->cols[q], &j->R_WC, A_world + c->a0, c->nv, W);
+      continue;
+    }
     const real *J = sap_block_get(j, q, scratch);
     if (j->cols[q]) sap_delassus_block(J, m, j->ncols[q], j->cols[q], A_world + c->a0, c->nv, W);
     else if (m == 3 && c->nv == 6) sap_delassus_block(J, 3, 6, (const int *)0, A_world + c->a0, 6, W);
