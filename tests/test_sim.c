@@ -379,6 +379,27 @@ Test(sim, cuda_backend_without_device_is_a_clear_error) {
   iso_model_destroy(m);
 }
 
+/* AUTO stays on the CPU below ISO_AUTO_CUDA_MIN_WORLDS worlds, whatever the machine has, and
+ * says why; at that many worlds it asks the device (here, without one, the probe's reason). */
+Test(sim, auto_keeps_small_batches_on_the_cpu) {
+  isoModel *m = tumbling(1);
+  isoSimDef sd = iso_default_sim_def();
+  sd.backend = ISO_BACKEND_AUTO;
+  sd.worlds = 4;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_backend(s), ISO_BACKEND_CPU);
+  const char *why = iso_sim_backend_reason(s);
+  cr_assert(strstr(why, "auto chose cpu") && strstr(why, "4 worlds"), "%s", why);
+  iso_sim_destroy(s);
+  sd.worlds = ISO_AUTO_CUDA_MIN_WORLDS;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  why = iso_sim_backend_reason(s);
+  cr_assert(strstr(why, "worlds, under") == NULL, "%d worlds are not a small batch: %s", sd.worlds, why);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
 Test(sim, cuda_matches_cpu) {
   test_require_cuda_device();
   isoModel *m = tumbling(2);

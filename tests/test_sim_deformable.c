@@ -192,6 +192,17 @@ Test(sim_deformable, batch_and_threads_are_bitwise_identical) {
   iso_model_destroy(m);
 }
 
+/* AUTO keeps a model with deformable bodies on the CPU at any batch size, and says why. */
+Test(sim_deformable, auto_keeps_deformables_on_the_cpu) {
+  isoModel *m = model_with(0.4, 8, 1, 0.01);
+  isoSim *s = make(m, ISO_AUTO_CUDA_MIN_WORLDS, 1, ISO_BACKEND_AUTO);
+  cr_assert_eq(iso_sim_backend(s), ISO_BACKEND_CPU);
+  const char *why = iso_sim_backend_reason(s);
+  cr_assert(strstr(why, "auto chose cpu") && strstr(why, "deformable"), "%s", why);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
+}
+
 /* The CUDA backend runs the same item per world: on the emulated device, the same bits. */
 Test(sim_deformable, cuda_matches_cpu) {
   test_require_cuda_device();

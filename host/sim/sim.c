@@ -137,11 +137,21 @@ isoStatus iso_sim_create(const isoModel *m, const isoSimDef *def, isoSim **out) 
 
   isoSim *s = (isoSim *)calloc(1, sizeof *s);
   if (!s) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
-  st = backend_init(&s->be, d.backend, d.threads, d.cuda_stream);
+  /* AUTO takes the GPU only where it was measured to pay (isobar/backend.h) */
+  char cpu_why[160] = "";
+  if (d.backend == ISO_BACKEND_AUTO && d.worlds < ISO_AUTO_CUDA_MIN_WORLDS)
+    snprintf(cpu_why, sizeof cpu_why, "%d world%s, under the %d from which the GPU pays", d.worlds,
+             d.worlds == 1 ? "" : "s", ISO_AUTO_CUDA_MIN_WORLDS);
+  else if (d.backend == ISO_BACKEND_AUTO && m->flat.z.ndef > 0)
+    snprintf(cpu_why, sizeof cpu_why, "deformable bodies, whose FEM the GPU runs in one thread per world");
+  st = backend_init(&s->be, cpu_why[0] ? ISO_BACKEND_CPU : d.backend, d.threads, d.cuda_stream);
   if (st != ISO_OK) {
     free(s);
     return st;
   }
+  if (cpu_why[0])
+    snprintf(s->be.reason, sizeof s->be.reason, "auto chose cpu (%d threads): %s; ask for cuda to use a GPU",
+             s->be.threads, cpu_why);
   s->def = d;
   s->nworld = d.worlds;
   s->nbody = m->nbody;
