@@ -3,7 +3,9 @@
  * sap_solve_world), with no synchronisation and no device-to-host copy, so a whole step can be
  * captured in a CUDA graph. Checked on the emulated device, which counts the host's waits
  * (synchronisations and device-to-host copies); skipped elsewhere. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 
 #include "host/backend/cuda_api.h"
 #include "isobar/isobar.h"
@@ -41,4 +43,24 @@ Test(cuda_step, free_body_step_never_waits) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_tumbling_model(3, 1e-3, &m), ISO_OK, "%s", iso_last_error());
   no_waits_while_stepping(m, iso_scene_tumbling_init);
+}
+
+/* ISO_CUDA_SYNC=1 waits for every launch (a debugging switch that puts a fault at the launch
+ * that caused it): the same steps then wait for the device once per launch at least. */
+Test(cuda_step, sync_switch_waits_for_every_launch) {
+  if (!test_cuda_emulated()) cr_skip_test("needs the emulated CUDA device (ISO_CUDA_EMULATE=ON) to count host waits");
+  cr_assert_eq(setenv("ISO_CUDA_SYNC", "1", 1), 0); /* before the process's first launch */
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = 6;
+  sd.backend = ISO_BACKEND_CUDA;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_scene_contact_init(s), ISO_OK, "%s", iso_last_error());
+  long before = cuda_emu_host_waits();
+  for (int i = 0; i < 5; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
+  cr_expect_geq(cuda_emu_host_waits() - before, 5 * 4, "a wait per launch: %ld in 5 steps", cuda_emu_host_waits() - before);
+  iso_sim_destroy(s);
+  iso_model_destroy(m);
 }

@@ -7,6 +7,8 @@
 #define ISO_CUDA_CHECK_H
 
 #include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "host/base/error.h"
 
@@ -25,8 +27,26 @@
     }                                                                                               \
   } while (0)
 
-/* After a kernel launch: report a bad launch configuration at once. */
-#define CUDA_LAUNCHED() CUDA_TRY(cudaGetLastError())
+/* ISO_CUDA_SYNC=1 in the environment (read at the first launch): every launch is waited for and
+ * checked, so a fault while a kernel runs (an illegal address, say) is reported with the file
+ * and line of the launch that caused it, not of the next copy. For debugging: it serialises the
+ * host and the device. */
+static inline int cuda_sync_each(void) {
+  static int on = -1;
+  if (on < 0) {
+    const char *e = getenv("ISO_CUDA_SYNC");
+    on = e && strcmp(e, "1") == 0;
+  }
+  return on;
+}
+
+/* After a kernel launch: report a bad launch configuration at once (and, under ISO_CUDA_SYNC=1,
+ * a fault while it ran). */
+#define CUDA_LAUNCHED()                                        \
+  do {                                                         \
+    CUDA_TRY(cudaGetLastError());                              \
+    if (cuda_sync_each()) CUDA_TRY(cudaDeviceSynchronize());   \
+  } while (0)
 
 /* kernel<<<grid, block, 0, stream>>>(args...), the one launch syntax of kernels/cuda/. The
  * emulation runs every block and thread of the grid in turn on the calling host thread, with
