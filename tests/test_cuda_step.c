@@ -64,3 +64,32 @@ Test(cuda_step, sync_switch_waits_for_every_launch) {
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }
+
+/* The block size of the one-item-per-world kernels (ISO_CUDA_WORLD_BLOCK, for comparing sizes on
+ * a device) changes where the items run, never what they compute: the emulated device at 96
+ * threads per block (three warps, not the default 32) gives the CPU's bits. */
+Test(cuda_step, world_block_size_changes_no_result) {
+  if (!test_cuda_emulated()) cr_skip_test("needs the emulated CUDA device (ISO_CUDA_EMULATE=ON)");
+  cr_assert_eq(setenv("ISO_CUDA_WORLD_BLOCK", "96", 1), 0); /* before the process's first launch */
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
+  isoSim *s[2] = {NULL, NULL};
+  for (int k = 0; k < 2; ++k) {
+    isoSimDef sd = iso_default_sim_def();
+    sd.worlds = 100; /* more than one block of 96, and not a multiple of it */
+    sd.backend = k ? ISO_BACKEND_CUDA : ISO_BACKEND_CPU;
+    sd.threads = 1;
+    cr_assert_eq(iso_sim_create(m, &sd, &s[k]), ISO_OK, "%s", iso_last_error());
+    cr_assert_eq(iso_scene_contact_init(s[k]), ISO_OK, "%s", iso_last_error());
+    for (int i = 0; i < 30; ++i) cr_assert_eq(iso_sim_step(s[k]), ISO_OK, "%s", iso_last_error());
+  }
+  const int n = 100 * iso_sim_state_width(s[0], ISO_STATE_Q);
+  double *q[2];
+  for (int k = 0; k < 2; ++k) {
+    q[k] = (double *)malloc(sizeof(double) * (size_t)n);
+    cr_assert_eq(iso_sim_get_state(s[k], ISO_STATE_Q, iso_worlds_all(), q[k]), ISO_OK);
+  }
+  cr_expect(test_same_bits(q[0], q[1], n), "the emulated device at 96 threads per block differs from the CPU");
+  for (int k = 0; k < 2; ++k) free(q[k]), iso_sim_destroy(s[k]);
+  iso_model_destroy(m);
+}

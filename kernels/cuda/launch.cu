@@ -3,13 +3,27 @@
 #include "host/backend/launch.h"
 #include "kernels/cuda/cuda_check.h"
 
+// Threads per block of the one-item-per-world kernels (ISO_WORLD_BLOCK in the table): 32, or
+// ISO_CUDA_WORLD_BLOCK from the environment (a multiple of 32 up to 1024, read at the first
+// launch; anything else is ignored) for comparing block sizes on a device without a rebuild.
+static unsigned cuda_world_block(void) {
+  static unsigned bk = 0;
+  if (!bk) {
+    const char *e = getenv("ISO_CUDA_WORLD_BLOCK");
+    const long v = e ? strtol(e, NULL, 10) : 0;
+    bk = v >= 32 && v <= 1024 && v % 32 == 0 ? (unsigned)v : 32u;
+  }
+  return bk;
+}
+
 #define ISO_LAUNCH_CUDA(name, args, block)                                                        \
   __global__ void name##_kernel(args a, long n) {                                                 \
     for (long i = blockIdx.x * (long)blockDim.x + threadIdx.x; i < n; i += (long)gridDim.x * blockDim.x) \
       name##_item_at(&a, i);                                                                      \
   }                                                                                               \
   extern "C" isoStatus cuda_launch_##name(const isoBackend *b, long n, const args *a) {          \
-    ISO_LAUNCH(name##_kernel, cuda_grid(n, block), block, (cudaStream_t)b->stream, *a, n);        \
+    const unsigned bk = (block) ? (unsigned)(block) : cuda_world_block();                         \
+    ISO_LAUNCH(name##_kernel, cuda_grid(n, bk), bk, (cudaStream_t)b->stream, *a, n);              \
     CUDA_LAUNCHED();                                                                              \
     return ISO_OK;                                                                                \
   }
