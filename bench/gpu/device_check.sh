@@ -7,7 +7,9 @@
 #   3. the Python package's CUDA tests (DLPack arrays, with PyTorch when it is installed);
 #   4. whole-step throughput on the GPU (and on every CPU core of the same machine, for scale);
 #   5. compute-sanitizer memcheck over short runs of a rigid, a jointed and a deformable scene;
-#   6. Nsight Compute's per-kernel times on the stack.
+#   6. Nsight Compute's per-kernel times on the stack;
+#   blocks: the one-item-per-world kernels at 32, 64 and 128 threads per block
+#   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
 # sanitizer.log, throughput.csv, runs.log, ncu_stack.csv. Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
@@ -16,7 +18,7 @@ S=${1:-build-gpustage}
 BUDGET=${2:-420}
 OUT=${OUT:-bench/out/gpu}
 mkdir -p "$OUT"
-PARTS=${PARTS:-device tests python throughput sanitizer ncu}  # which parts to run
+PARTS=${PARTS:-device tests python throughput blocks sanitizer ncu}  # which parts to run
 SCENES=${SCENES:-}  # throughput: only these scenes (space-separated) when set
 # TESTS: an extended regular expression; only the test executables it matches
 T0=$(date +%s)
@@ -136,6 +138,22 @@ for (sc, be, w), rs in by.items():
     else:
         print(f"| {sc} | {be} | {w} | FAILED | |")
 PY
+}
+has blocks && {
+# ---- the per-world kernels' block size (kernels/kernel_table.h: 32 by default) ---------------
+say "== world block sizes, $(left) s left"
+for spec in stack_of_five_boxes:40:120 pick:100:300 sphere_on_box:250:400; do
+  IFS=: read -r sc st lt <<<"$spec"
+  for bk in 32 64 128; do
+    (( $(left) < 120 )) && break 2
+    r=()
+    for steps in "$st" "$lt"; do
+      r+=("$(ISO_CUDA_WORLD_BLOCK=$bk timeout 45 "$S/isobar" run "examples/$sc.sdf" --backend cuda --worlds 4096 \
+        --steps "$steps" --quiet 2>/dev/null | tail -n 1 | python3 -c 'import json, sys; print(json.loads(sys.stdin.read())["wall_s"])' 2>/dev/null)")
+    done
+    say "$sc 4096 worlds, world block $bk: $(python3 -c "import sys; a, b = map(float, sys.argv[1:3]); print(f'{4096 * ($lt - $st) / (b - a):,.0f} warm world-steps/s')" "${r[0]:-nan}" "${r[1]:-nan}" 2>/dev/null || echo failed)"
+  done
+done
 }
 has sanitizer && {
 # ---- 5. compute-sanitizer ------------------------------------------------------------------
