@@ -178,6 +178,7 @@ _SIGNATURES = {
     "iso_sim_memory_per_world": (_I, [_P, C.POINTER(C.c_size_t)]),
     # contact.h
     "iso_sim_get_body_contact_wrench": (_I, [_P, _I, _I, _DP]),
+    "iso_sim_get_contact_counts": (_I, [_P, _WORLDS, _IP, _IP, _IP]),
     "iso_sim_get_solver_stats": (_I, [_P, _I, C.POINTER(SolverStats)]),
     # view.h
     "iso_view_count": (_I, []),

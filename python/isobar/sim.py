@@ -313,6 +313,20 @@ class Sim:
         del keep
         return out
 
+    def contact_counts(self, worlds=None):
+        """The contacts of the last step in the selected worlds (None: all; a bool mask or
+        indices), as three int32 arrays (nselected,): hydroelastic faces, point-contact pairs in
+        contact, and the contact constraints the solve used. One read for any number of worlds
+        (on the GPU, one copy per array). StateError after a set_state or reset, until the next
+        step, as the surfaces then describe positions the worlds no longer have."""
+        p = self._live()
+        sel, keep, n = self._select(worlds, "isobar.Sim.contact_counts")
+        out = tuple(np.zeros(n, dtype=np.int32) for _ in range(3))
+        if n:
+            N.check(N.lib.iso_sim_get_contact_counts(p, sel, *(a.ctypes.data_as(N._IP) for a in out)))
+        del keep
+        return out
+
     def reset(self, mask=None, q=None, v=None):
         """Return the worlds of `mask` (a bool array (nworld,), or None for all) to the model's
         initial state, time 0, inputs zero, status bits cleared, in one call on the backend;
