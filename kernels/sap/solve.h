@@ -33,6 +33,7 @@
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
+#include "kernels/sap/delassus.h"
 #include "kernels/sap/problem.h"
 
 /* The largest finite real: x <= SAP_REAL_MAX is false for NaN and +∞ alike. */

@@ -1,0 +1,89 @@
+/* The Delassus estimate of a constraint (§5.1 of the SAP reference): W = J·diag(A)⁻¹·Jᵀ with
+ * the clique blocks of A replaced by their diagonals, read by every kind's regularisation. Split
+ * from problem.h, whose Jacobian blocks it reads: the general loop per block, and the vertex
+ * route of deformable contacts. */
+#ifndef ISO_KERNELS_SAP_DELASSUS_H
+#define ISO_KERNELS_SAP_DELASSUS_H
+
+#include <math.h>
+
+#include "kernels/core.h"
+#include "kernels/sap/problem.h"
+
+/* W += J diag(A)⁻¹ Jᵀ for one block (m × nc) on its clique's A (Ab, n × n row-major): column k
+ * of J is the clique's column cols[k] (a gather block), or k where cols is NULL. One reciprocal
+ * per column (a deformable–deformable contact's 24 columns cost 24 divisions instead of 216,
+ * which were most of its constraint's build), each entry summed over the columns in order, the
+ * lower triangle mirrored so that W is exactly symmetric. */
+static inline ISO_HD void sap_delassus_block(const real *J, int m, int nc, const int *cols, const real *Ab, int n,
+                                             real *W) {
+  real Wq[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  for (int i = 0; i < m * m; ++i) Wq[i] = 0;
+  for (int k = 0; k < nc; ++k) {
+    const int col = cols ? cols[k] : k;
+    const real inv = (real)1 / Ab[(n + 1) * col];
+    for (int i = 0; i < m; ++i) {
+      const real ji = J[nc * i + k] * inv;
+      for (int k2 = 0; k2 <= i; ++k2) Wq[m * i + k2] += ji * J[nc * k2 + k];
+    }
+  }
+  for (int i = 0; i < m; ++i)
+    for (int k2 = 0; k2 <= i; ++k2) {
+      W[m * i + k2] += Wq[m * i + k2];
+      if (k2 < i) W[m * k2 + i] += Wq[m * i + k2];
+    }
+}
+
+/* W += J diag(A)⁻¹ Jᵀ for a block of vertex columns (3 rows; vertex u's columns cols[3u..3u+2]
+ * are coef[u]·R_WCᵀ): entry (a, b) is Σ_i R[i][a]·R[i][b]·d_i with d_i = Σ_u coef_u² / A_ii(u),
+ * so the columns cost a division and two products each and W six 3-term sums, where the general
+ * loop sums 6 products per column (the 24 columns of a deformable–deformable contact were a
+ * tenth of the arch's step). W's lower triangle is mirrored. */
+static inline ISO_HD void sap_delassus_vertex(const real *coef, int nvert, const int *cols, const mat3 *R,
+                                              const real *Ab, int n, real *W) {
+  real d[3] = {0, 0, 0};
+  for (int u = 0; u < nvert; ++u) {
+    const real c2 = coef[u] * coef[u];
+    for (int i = 0; i < 3; ++i) d[i] += c2 / Ab[(n + 1) * cols[3 * u + i]];
+  }
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b <= a; ++b) {
+      const real w = R->m[0][a] * R->m[0][b] * d[0] + R->m[1][a] * R->m[1][b] * d[1] + R->m[2][a] * R->m[2][b] * d[2];
+      W[3 * a + b] += w;
+      if (b < a) W[3 * b + a] += w;
+    }
+}
+
+/* W = Σ_q J_q diag(A_q)⁻¹ J_qᵀ (rows × rows, row-major), the Delassus operator with A replaced
+ * by its diagonal (§5.1); A_world: the world's A storage. */
+static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *cl, const real *A_world, real *W) {
+  real scratch[SAP_BLOCK_MAX];
+  const int m = j->rows;
+  for (int i = 0; i < m * m; ++i) W[i] = 0;
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *c = cl + j->clique[q];
+    if (j->coef[q] && m == 3) {
+      sap_delassus_vertex(j->coef[q], j->ncols[q] / 3, j->cols[q], &j->R_WC, A_world + c->a0, c->nv, W);
+      continue;
+    }
+    const real *J = sap_block_get(j, q, scratch);
+    if (j->cols[q]) sap_delassus_block(J, m, j->ncols[q], j->cols[q], A_world + c->a0, c->nv, W);
+    else if (m == 3 && c->nv == 6) sap_delassus_block(J, 3, 6, (const int *)0, A_world + c->a0, 6, W);
+    else sap_delassus_block(J, m, c->nv, (const int *)0, A_world + c->a0, c->nv, W);
+  }
+}
+
+/* The Delassus estimate of constraint c, by kind. A contact uses one w for its three equations,
+ * w = ‖W‖_F/3 (§5.1). */
+static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
+  real W[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  sap_con_delassus_W(j, cl, A_world, W);
+  /* every kind: one w for all its rows, ‖W‖_F / rows (a contact's /3; a two-row limit's W is
+   * [[a, −a], [−a, a]], so w = a = 1/A_dd for both rows, as Drake's) */
+  real f = 0;
+  for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
+  return c->kind == SAP_CON_CONTACT ? sqrt(f) / 3 : sqrt(f) / j->rows;
+}
+
+#endif
