@@ -199,7 +199,8 @@ static void vertex_block(test_rng *r, mat3 R, int nvert, int width, double sign,
   }
 }
 
-/* The structured Hessian (sap_cj_add_hessian_vertex: coef·coef·Γ, coef·R·G·J) against the
+/* The structured Hessian (sap_cj_add_hessian_vertex: coef·coef·Γ, coef·R·G·J), and the
+ * structured J·x and Jᵀ·g, against the
  * general loop on the same blocks with the structure hidden, for the couplings scenes make:
  * two bodies (deformable–deformable), a body against a free rigid body (compact 3 × 6 block),
  * against a tree (a dense block), against the world; also a block against itself (both blocks
@@ -251,6 +252,20 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
         }
       cr_assert_gt(hmax, 0, "case %d: the constraint adds something", t);
       cr_assert_leq(err, 1e-14 * hmax, "case %d: structured and general differ by %g (max %g)", t, err, hmax);
+      /* J·x and Jᵀ·g (sap_vertex_apply, _t): sums of at most 12 products of O(1) numbers */
+      double x[67], gam[3], vs[3], vg[3], os[67] = {0}, og[67] = {0};
+      for (int i = 0; i < nv; ++i) x[i] = test_rng_uniform(&r, -1, 1);
+      for (int i = 0; i < 3; ++i) gam[i] = test_rng_uniform(&r, -1, 1);
+      sap_cj_apply(&j, cl, x, vs);
+      sap_cj_apply(&g, cl, x, vg);
+      sap_cj_apply_t(&j, cl, gam, -0.7, os);
+      sap_cj_apply_t(&g, cl, gam, -0.7, og);
+      for (int i = 0; i < 3; ++i)
+        cr_assert_leq(fabs(vs[i] - vg[i]), 1e-14 * (1 + fabs(vg[i])), "case %d: J·x row %d: %.17g against %.17g", t, i,
+                      vs[i], vg[i]);
+      for (int i = 0; i < nv; ++i)
+        cr_assert_leq(fabs(os[i] - og[i]), 1e-14 * (1 + fabs(og[i])), "case %d: Jᵀ·g entry %d: %.17g against %.17g", t,
+                      i, os[i], og[i]);
     }
 }
 

@@ -232,6 +232,26 @@ static inline ISO_HD void sap_gather_apply_t(const real *J, int m, int n, const 
   }
 }
 
+/* The same two on a block of vertex columns (3 rows; vertex u's columns cols[3u..3u+2] are
+ * coef[u]·R_WCᵀ): J·x = Rᵀ·Σ_u coef_u·x_u, and Jᵀ·g's vertex u is coef_u·R·g. Two products
+ * per column where the gather loops take three or four; the sums are regrouped, so the bits
+ * are the general loops' to round-off (tests/test_sap_cliques.c). */
+static inline ISO_HD void sap_vertex_apply(const real *coef, int nvert, const int *cols, const mat3 *R,
+                                           const real *xq, real *vc) {
+  real y[3] = {0, 0, 0};
+  for (int u = 0; u < nvert; ++u)
+    for (int i = 0; i < 3; ++i) y[i] += coef[u] * xq[cols[3 * u + i]];
+  for (int a = 0; a < 3; ++a) vc[a] += R->m[0][a] * y[0] + R->m[1][a] * y[1] + R->m[2][a] * y[2];
+}
+
+static inline ISO_HD void sap_vertex_apply_t(const real *coef, int nvert, const int *cols, const mat3 *R,
+                                             const real *g, real s, real *oq) {
+  real rg[3];
+  for (int i = 0; i < 3; ++i) rg[i] = s * (R->m[i][0] * g[0] + R->m[i][1] * g[1] + R->m[i][2] * g[2]);
+  for (int u = 0; u < nvert; ++u)
+    for (int i = 0; i < 3; ++i) oq[cols[3 * u + i]] += coef[u] * rg[i];
+}
+
 /* vc = J·x for constraint b (m rows) and the world's vector x; cl: the world's cliques. Block B
  * before block A. */
 static inline ISO_HD void sap_cj_apply_m(const sapConJ *b, int m, const sapClique *cl, const real *x, real *vc) {
@@ -239,7 +259,8 @@ static inline ISO_HD void sap_cj_apply_m(const sapConJ *b, int m, const sapCliqu
   for (int q = 1; q >= 0; --q) {
     if (b->clique[q] < 0) continue;
     const sapClique *c = cl + b->clique[q];
-    if (b->cols[q]) sap_gather_apply(b->J[q], m, b->ncols[q], b->cols[q], x + c->v0, vc);
+    if (b->coef[q] && m == 3) sap_vertex_apply(b->coef[q], b->ncols[q] / 3, b->cols[q], &b->R, x + c->v0, vc);
+    else if (b->cols[q]) sap_gather_apply(b->J[q], m, b->ncols[q], b->cols[q], x + c->v0, vc);
     else if (m == 3 && c->nv == 6) sap_block_apply_n(b->J[q], 3, 6, x + c->v0, vc);
     else sap_block_apply_n(b->J[q], m, c->nv, x + c->v0, vc);
   }
@@ -255,7 +276,8 @@ static inline ISO_HD void sap_cj_apply_t(const sapConJ *b, const sapClique *cl, 
   for (int q = 1; q >= 0; --q) {
     if (b->clique[q] < 0) continue;
     const sapClique *c = cl + b->clique[q];
-    if (b->cols[q]) sap_gather_apply_t(b->J[q], b->rows, b->ncols[q], b->cols[q], g, s, out + c->v0);
+    if (b->coef[q] && b->rows == 3) sap_vertex_apply_t(b->coef[q], b->ncols[q] / 3, b->cols[q], &b->R, g, s, out + c->v0);
+    else if (b->cols[q]) sap_gather_apply_t(b->J[q], b->rows, b->ncols[q], b->cols[q], g, s, out + c->v0);
     else if (b->rows == 3 && c->nv == 6) sap_block_apply_t_n(b->J[q], 3, 6, g, s, out + c->v0);
     else sap_block_apply_t_n(b->J[q], b->rows, c->nv, g, s, out + c->v0);
   }
