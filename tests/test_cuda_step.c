@@ -12,7 +12,8 @@
 #include "isobar/scenes.h"
 #include "support/support.h"
 
-static void no_waits_while_stepping(isoModel *m, isoStatus (*init)(isoSim *)) {
+/* Six worlds of m on the emulated device, initialised by init. */
+static isoSim *emulated_sim(const isoModel *m, isoStatus (*init)(isoSim *)) {
   if (!test_cuda_emulated()) cr_skip_test("needs the emulated CUDA device (ISO_CUDA_EMULATE=ON) to count host waits");
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = 6;
@@ -20,6 +21,11 @@ static void no_waits_while_stepping(isoModel *m, isoStatus (*init)(isoSim *)) {
   isoSim *s = NULL;
   cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(init(s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
+static void no_waits_while_stepping(isoModel *m, isoStatus (*init)(isoSim *)) {
+  isoSim *s = emulated_sim(m, init);
   cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
   long before = cuda_emu_host_waits();
   cr_assert_geq(before, 0);
@@ -48,16 +54,10 @@ Test(cuda_step, free_body_step_never_waits) {
 /* ISO_CUDA_SYNC=1 waits for every launch (a debugging switch that puts a fault at the launch
  * that caused it): the same steps then wait for the device once per launch at least. */
 Test(cuda_step, sync_switch_waits_for_every_launch) {
-  if (!test_cuda_emulated()) cr_skip_test("needs the emulated CUDA device (ISO_CUDA_EMULATE=ON) to count host waits");
   cr_assert_eq(setenv("ISO_CUDA_SYNC", "1", 1), 0); /* before the process's first launch */
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = 6;
-  sd.backend = ISO_BACKEND_CUDA;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
-  cr_assert_eq(iso_scene_contact_init(s), ISO_OK, "%s", iso_last_error());
+  isoSim *s = emulated_sim(m, iso_scene_contact_init);
   long before = cuda_emu_host_waits();
   for (int i = 0; i < 5; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
   cr_expect_geq(cuda_emu_host_waits() - before, 5 * 4, "a wait per launch: %ld in 5 steps", cuda_emu_host_waits() - before);

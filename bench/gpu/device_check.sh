@@ -55,22 +55,23 @@ timeout 60 "$S/isobar" run examples/compliant_box_on_plane.sdf --backend cuda --
 has tests && {
 # ---- 2. the Criterion suite --------------------------------------------------------------------
 say "== tests (ISO_REQUIRE_CUDA_DEVICE=1), $(left) s left"
-mkdir -p /tmp/isotests && rm -f /tmp/isotests/*
+logs=$(mktemp -d)  # one log and exit code per test executable
 tl=$(( $(left) * 30 / 100 )); (( tl > 150 )) && tl=150
-ls "$S/tests" | grep -E "${TESTS:-.}" | xargs -P 4 -I{} sh -c "timeout $tl '$S/tests/{}' --jobs 4 >/tmp/isotests/{}.log 2>&1; echo \$? >/tmp/isotests/{}.rc"
+ls "$S/tests" | grep -E "${TESTS:-.}" | xargs -P 4 -I{} sh -c "timeout $tl '$S/tests/{}' --jobs 4 >\"$logs/{}.log\" 2>&1; echo \$? >\"$logs/{}.rc\""
 fails=0
-for rc in /tmp/isotests/*.rc; do
+for rc in "$logs"/*.rc; do
   t=$(basename "$rc" .rc)
   if [[ $(cat "$rc") != 0 ]]; then fails=$((fails + 1)); say "FAIL $t (exit $(cat "$rc"))"; fi
 done
-cat /tmp/isotests/*.log >"$OUT/tests.log"
-say "test binaries: $(ls "$S/tests" | wc -l), failed: $fails; $(cat /tmp/isotests/*.log | python3 -c '
+cat "$logs"/*.log >"$OUT/tests.log"
+say "test binaries: $(ls "$S/tests" | grep -cE "${TESTS:-.}"), failed: $fails; $(cat "$logs"/*.log | python3 -c '
 import re, sys
 tot = {}
 for m in re.finditer(r"(Tested|Passing|Failing|Crashing): (\d+)", sys.stdin.read()):
     tot[m.group(1)] = tot.get(m.group(1), 0) + int(m.group(2))
 print(", ".join(f"{k} {v}" for k, v in tot.items()))')"
-grep -h -B2 -A6 "FAIL\|Crash\|SKIP" /tmp/isotests/*.log | grep -v "^\[----\] Criterion" | head -60 >>"$OUT/summary.txt"
+grep -h -B2 -A6 "FAIL\|Crash\|SKIP" "$logs"/*.log | grep -v "^\[----\] Criterion" | head -60 >>"$OUT/summary.txt"
+rm -rf "$logs"
 
 }
 has python && {
