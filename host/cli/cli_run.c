@@ -199,7 +199,6 @@ static void explain_faults(const isoSim *sim, const uint32_t *status, long long 
   if (frozen > shown) fprintf(stderr, "isobar run: %d more worlds frozen\n", frozen - shown);
 }
 
-/* Contact faces and point contacts over all worlds at the last step. */
 /* Faces and point contacts summed over every world: one batched read (a query per world and per
  * constraint waited for the GPU each time, minutes at thousands of worlds). */
 static void contact_totals(const isoSim *sim, long long *faces, long long *points) {

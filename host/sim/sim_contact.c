@@ -43,6 +43,15 @@ isoStatus iso_sim_contact_face_count(const isoSim *s, int world, int *count) {
   return read_int(s, s->contact->work.face_count, world, count);
 }
 
+/* One count per selected world from a per-world int array, or zeros where the sim has none. */
+static isoStatus gather_counts(const isoSim *s, const simSel *q, const int *base, int *out) {
+  if (!base) {
+    memset(out, 0, sizeof(int) * (size_t)q->n);
+    return ISO_OK;
+  }
+  return sim_gather_rows(s, q, base, sizeof(int), sizeof(int), out);
+}
+
 isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, int *points, int *constraints) {
   const char *fn = "iso_sim_get_contact_counts";
   CHECK_NULL(s, fn);
@@ -51,22 +60,15 @@ isoStatus iso_sim_get_contact_counts(const isoSim *s, isoWorlds w, int *faces, i
   if (st != ISO_OK || q.n == 0) return st;
   if (s->contact && !s->contact->updated)
     return iso_fail(ISO_ERR_STATE, "%s: no contact surfaces yet (step or call iso_sim_update_contact)", fn);
-  const size_t bytes = sizeof(int) * (size_t)q.n;
-  const int has_faces = s->contact && s->face_count, has_list = s->contact && s->list_count;
-  int *f = faces ? faces : (int *)malloc(bytes);
-  if (!f) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory for %d worlds", fn, q.n);
-  if (has_faces) st = sim_gather_rows(s, &q, s->face_count, sizeof(int), sizeof(int), f);
-  else memset(f, 0, bytes);
-  if (st == ISO_OK && points) {
-    if (has_list) st = sim_gather_rows(s, &q, s->list_count, sizeof(int), sizeof(int), points);
-    else memset(points, 0, bytes);
-    for (int i = 0; st == ISO_OK && has_list && i < q.n; ++i) points[i] -= f[i]; /* faces first, then points */
-  }
+  const int *face_count = s->contact ? s->face_count : NULL, *list_count = s->contact ? s->list_count : NULL;
+  /* the list holds the faces, then the points: points = list − faces */
+  int *f = faces || !points ? faces : (int *)malloc(sizeof(int) * (size_t)q.n);
+  if (points && !f) return iso_fail(ISO_ERR_NOMEM, "%s: out of memory for %d worlds", fn, q.n);
+  if (f) st = gather_counts(s, &q, face_count, f);
+  if (st == ISO_OK && points) st = gather_counts(s, &q, list_count, points);
+  for (int i = 0; st == ISO_OK && points && list_count && i < q.n; ++i) points[i] -= f[i];
   if (f != faces) free(f);
-  if (st == ISO_OK && constraints) {
-    if (s->sap && s->sap->enabled) st = sim_gather_rows(s, &q, s->ncontact, sizeof(int), sizeof(int), constraints);
-    else memset(constraints, 0, bytes);
-  }
+  if (st == ISO_OK && constraints) st = gather_counts(s, &q, s->sap && s->sap->enabled ? s->ncontact : NULL, constraints);
   return st;
 }
 
