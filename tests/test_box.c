@@ -135,6 +135,42 @@ Test(box, face_axes_are_conservative) {
   cr_assert_gt(extra, 10, "the sample must hold edge-axis-only separations (%d)", extra);
 }
 
+/* Prepared sides (box_side_a, box_side_b, box_sat_sides) give box_sat_faces's verdict and
+ * offset t bit for bit, and with box_sat_edges the full test's verdict, on random and on touching
+ * pairs (b's box shifted onto a's face, where a rounding difference would flip the verdict). */
+Test(box, prepared_sides_give_the_same_bits) {
+  test_rng r = {11};
+  int touching = 0, over = 0;
+  for (int t = 0; t < 20000; ++t) {
+    double lo_a[3], hi_a[3], lo_b[3], hi_b[3];
+    rand_box(&r, lo_a, hi_a);
+    rand_box(&r, lo_b, hi_b);
+    xform X = (t % 2) ? rand_pose(&r, 0.5) : xf_make(quat_from_axis_angle(v3_normalize(v3(1, 2, 3)), 1e-9 * t), v3(0, 0, 0));
+    if (t % 2 == 0) { /* b set on a's top face, exactly touching before the rotation */
+      double dz = hi_a[2] - lo_b[2];
+      lo_b[2] += dz, hi_b[2] += dz;
+      ++touching;
+    }
+    boxRel rel = box_rel_make(X);
+    real ea[3], eb[3], t0[3], t1[3];
+    int faces = box_sat_faces(lo_a, hi_a, lo_b, hi_b, &rel, ea, eb, t0);
+    boxSide pa, pb;
+    box_side_a(lo_a, hi_a, &rel, &pa);
+    box_side_b(lo_b, hi_b, &rel, &pb);
+    int sides = box_sat_sides(&pa, &pb, &rel, t1);
+    cr_assert_eq(sides, faces, "case %d: verdict %d against %d", t, sides, faces);
+    for (int i = 0; i < 3; ++i) {
+      cr_assert(t1[i] == t0[i], "case %d: t[%d] %.17g against %.17g", t, i, t1[i], t0[i]);
+      cr_assert(pa.e[i] == ea[i] && pb.e[i] == eb[i], "case %d: half-widths differ", t);
+    }
+    int full = box_overlap_rel(lo_a, hi_a, lo_b, hi_b, &rel);
+    cr_assert_eq(sides && box_sat_edges(pa.e, pb.e, t1, &rel), full, "case %d: full verdict differs", t);
+    over += full;
+  }
+  cr_assert_gt(touching, 1000);
+  cr_assert_gt(over, 1000, "the sample must hold overlapping pairs (%d)", over);
+}
+
 Test(box, obb_known_cases) {
   double lo[3] = {0, 0, 0}, hi[3] = {1, 1, 1};
   double clo[3] = {-1, -1, -1}, chi[3] = {1, 1, 1};

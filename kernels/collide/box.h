@@ -124,6 +124,57 @@ static inline ISO_HD int box_sat_edges(const real ea[3], const real eb[3], const
   return 1;
 }
 
+/* What the separating-axis test needs of one box alone, under one boxRel: a walk that tests a
+ * node against many nodes of the other tree forms it once per node instead of once per pair.
+ * The numbers are box_sat_faces's, summed in its order, so box_sat_sides gives its verdicts and
+ * its t bit for bit. */
+typedef struct boxSide {
+  real c[3];  /* box a: its centre in A; box b: R_AB·centre + p (its centre in A, before a's
+                 centre is subtracted) */
+  real e[3];  /* half-widths in the box's own frame */
+  real r[3];  /* box a: its radius on b's face axes j (Σᵢ eᵢ·|R|ᵢⱼ); box b: on a's, i (Σⱼ eⱼ·|R|ᵢⱼ) */
+  real size;  /* sum of edge lengths (bvh_node_size's) */
+} boxSide;
+
+static inline ISO_HD void box_side_a(const real lo[3], const real hi[3], const boxRel *rel, boxSide *s) {
+  int i, j;
+  for (i = 0; i < 3; ++i) {
+    s->e[i] = (real)0.5 * (hi[i] - lo[i]);
+    s->c[i] = (real)0.5 * (lo[i] + hi[i]);
+  }
+  for (j = 0; j < 3; ++j)
+    s->r[j] = s->e[0] * rel->absR.m[0][j] + s->e[1] * rel->absR.m[1][j] + s->e[2] * rel->absR.m[2][j];
+  s->size = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
+}
+
+static inline ISO_HD void box_side_b(const real lo[3], const real hi[3], const boxRel *rel, boxSide *s) {
+  real cb[3];
+  int i;
+  for (i = 0; i < 3; ++i) {
+    s->e[i] = (real)0.5 * (hi[i] - lo[i]);
+    cb[i] = (real)0.5 * (lo[i] + hi[i]);
+  }
+  for (i = 0; i < 3; ++i) {
+    s->c[i] = rel->R.m[i][0] * cb[0] + rel->R.m[i][1] * cb[1] + rel->R.m[i][2] * cb[2] + v3_get(rel->p, i);
+    s->r[i] = s->e[0] * rel->absR.m[i][0] + s->e[1] * rel->absR.m[i][1] + s->e[2] * rel->absR.m[i][2];
+  }
+  s->size = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
+}
+
+/* box_sat_faces on two prepared sides (a from box_side_a, b from box_side_b under the same
+ * rel); leaves t for box_sat_edges(a->e, b->e, t, rel). */
+static inline ISO_HD int box_sat_sides(const boxSide *a, const boxSide *b, const boxRel *rel, real t[3]) {
+  int i, j;
+  for (i = 0; i < 3; ++i) t[i] = b->c[i] - a->c[i];
+  for (i = 0; i < 3; ++i)
+    if (fabs(t[i]) > a->e[i] + b->r[i]) return 0;
+  for (j = 0; j < 3; ++j) {
+    real tj = t[0] * rel->R.m[0][j] + t[1] * rel->R.m[1][j] + t[2] * rel->R.m[2][j];
+    if (fabs(tj) > a->r[j] + b->e[j]) return 0;
+  }
+  return 1;
+}
+
 /* Overlap of box a (corners in frame A) and box b (corners in frame B) with B posed in A by
  * `rel`: the 15-axis separating-axis test (3 face normals of a, 3 of b, 9 edge cross products)
  * in the form of Ericson, RTCD §4.4.1, and Drake's BoxesOverlap. Returns 1 on overlap. */

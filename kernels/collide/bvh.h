@@ -43,6 +43,9 @@
  * floor). Skipping them above the leaves can only let more pairs descend, and a descendant of a
  * separated pair is separated too (node boxes contain their children's bit for bit), so the
  * emitted element pairs are the same: exactly those whose padded boxes pass the full test.
+ * What a test needs of one node alone (its centre carried into A, its radii on the other box's
+ * axes: kernels/collide/box.h, boxSide) is kept while the walk stays on that node, which it
+ * mostly does (a descent splits one side only); the verdicts are the same bits.
  *
  * Traversal: an explicit stack (no recursion), depth-first, one node descended per step:
  * when both nodes of a pair are inner, the one with the larger box (sum of edge lengths, ties:
@@ -129,6 +132,8 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
                                         int cap) {
   int sa[BVH_STACK], sb[BVH_STACK];
   int sp, n = 0;
+  int side_a = -1, side_b = -1; /* the nodes whose sides are prepared */
+  boxSide pa = {{0}, {0}, {0}, 0}, pb = {{0}, {0}, {0}, 0}; /* filled at the first pair */
   boxRel rel;
   if (A.nnode <= 0 || B.nnode <= 0) return 0;
   rel = box_rel_make(X_AB);
@@ -138,6 +143,7 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
   while (sp > 0) {
     const bvhNode *na, *nb;
     int ia, ib, la, lb;
+    real t[3];
     --sp;
     ia = sa[sp];
     ib = sb[sp];
@@ -145,11 +151,18 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     nb = B.node + ib;
     la = bvh_is_leaf(na);
     lb = bvh_is_leaf(nb);
-    if (la && lb) {
-      if (!box_overlap_rel(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue;
-    } else if (!box_overlap_rel_faces(na->lo, na->hi, nb->lo, nb->hi, &rel)) {
-      continue;
+    /* a pair mostly shares a node with the pair tested before it (a descent splits one side):
+     * that node's part of the test is kept */
+    if (ia != side_a) {
+      box_side_a(na->lo, na->hi, &rel, &pa);
+      side_a = ia;
     }
+    if (ib != side_b) {
+      box_side_b(nb->lo, nb->hi, &rel, &pb);
+      side_b = ib;
+    }
+    if (!box_sat_sides(&pa, &pb, &rel, t)) continue;
+    if (la && lb && !box_sat_edges(pa.e, pb.e, t, &rel)) continue;
     if (la && lb) {
       int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
       int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);
@@ -171,7 +184,7 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
       continue;
     }
     if (sp + 2 > BVH_STACK) return -1;
-    if (lb || (!la && bvh_node_size(na) >= bvh_node_size(nb))) {
+    if (lb || (!la && pa.size >= pb.size)) {
       sa[sp] = na->b;
       sb[sp] = ib;
       sa[sp + 1] = na->a;
