@@ -34,6 +34,7 @@
 #include "kernels/math/vec3.h"
 #include "kernels/sap/contact.h"
 #include "kernels/sap/delassus.h"
+#include "kernels/sap/hessian_rigid.h"
 #include "kernels/sap/problem.h"
 
 /* The largest finite real: x <= SAP_REAL_MAX is false for NaN and +∞ alike. */
@@ -86,6 +87,7 @@ typedef struct sapWorkCon {
   real dvc[SAP_MAX_ROWS];               /* J·Δv along the current Newton direction */
   real G[SAP_MAX_ROWS * SAP_MAX_ROWS];  /* G at the current iterate (the gradient pass's) */
   real gam[SAP_MAX_ROWS];               /* γ at the current iterate (the gradient pass's) */
+  vec3 r[2];                            /* sapJac's offsets (free-body blocks: hessian_rigid.h) */
 } sapWorkCon;
 
 typedef struct sapBatch {
@@ -298,6 +300,7 @@ static inline ISO_HD void sap_work_begin(const sapBatch *B, int w, sapWorkCon *w
     sapWorkCon *k = ws + i;
     const sapJac j = sap_con_jac(B, w, con + i);
     k->j = sap_jac_blocks(&j, k->J);
+    k->r[0] = j.r[0], k->r[1] = j.r[1];
     sap_cj_apply(&k->j, cl, v, k->vc);
   }
 }
@@ -399,15 +402,34 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
       for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
     }
   }
-  for (int i = 0; i < n; ++i) {
-    if (ws) {
-      sap_cj_add_hessian(&ws[i].j, cl, ws[i].G, nv, H);
+  for (int i = 0; i < n;) {
+    if (sap_con_rigid_pair(con + i, cl)) { /* a run of free-body contacts on the same cliques */
+      sapRigidSum sum;
+      sap_rigid_sum_begin(&sum, con + i);
+      do {
+        if (ws) {
+          sap_rigid_sum_add(&sum, cl, &ws[i].j.R, ws[i].G, ws[i].r);
+        } else {
+          sapJac j = sap_con_jac(B, w, con + i);
+          real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+          sap_con_eval(con + i, &j, cl, v, (real *)0, G);
+          sap_rigid_sum_add(&sum, cl, &j.R_WC, G, j.r);
+        }
+        ++i;
+      } while (i < n && con[i].clique[0] == sum.clique[0] && con[i].clique[1] == sum.clique[1] &&
+               sap_con_rigid_pair(con + i, cl));
+      sap_rigid_sum_flush(&sum, cl, nv, H);
       continue;
     }
-    sapJac j = sap_con_jac(B, w, con + i);
-    real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
-    sap_con_eval(con + i, &j, cl, v, (real *)0, G);
-    sap_con_add_hessian(&j, cl, G, nv, H);
+    if (ws) {
+      sap_cj_add_hessian(&ws[i].j, cl, ws[i].G, nv, H);
+    } else {
+      sapJac j = sap_con_jac(B, w, con + i);
+      real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+      sap_con_eval(con + i, &j, cl, v, (real *)0, G);
+      sap_con_add_hessian(&j, cl, G, nv, H);
+    }
+    ++i;
   }
 }
 

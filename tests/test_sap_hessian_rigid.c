@@ -1,0 +1,161 @@
+/* The Newton Hessian of free-body contacts summed per pair of cliques (kernels/sap/hessian_rigid.h):
+ *  - a run of random contacts between two free bodies (either order of the cliques in v, or one
+ *    side the world) gives the per-constraint assembly's H (sap_cj_add_hessian of the dense
+ *    blocks) to rounding, and writes nothing above H's diagonal or outside the two cliques;
+ *  - in the solver, worlds whose contacts come in runs on the same cliques (and runs broken by
+ *    a contact on other cliques) assemble the dense reference H = A + Σ JᵀGJ;
+ *  - a constraint that is not a free-body point on both sides never takes the path. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "kernels/sap/solve.h"
+#include "support/sap_problem.h"
+#include "support/sap_random.h"
+#include "support/support.h"
+
+/* A free body at 0, a 3-DoF point mass at 6, a free body at 9: nv = 15. */
+static const sapClique k_cl[3] = {{6, 0, 0}, {3, 6, 36}, {6, 9, 45}};
+#define NV 15
+
+static void rand_spd3(test_rng *r, double *G) {
+  double M[9];
+  for (int i = 0; i < 9; ++i) M[i] = test_rng_uniform(r, -1, 1);
+  for (int i = 0; i < 3; ++i) /* MᵀM, mirrored so that G is bitwise symmetric, as a law's is */
+    for (int k = 0; k <= i; ++k)
+      G[3 * i + k] = G[3 * k + i] = M[i] * M[k] + M[3 + i] * M[3 + k] + M[6 + i] * M[6 + k];
+}
+
+/* A run of n contacts on cliques (c0, c1) into Hs through the sums and into Hg one constraint at
+ * a time through dense blocks; returns the largest |entry| of Hg after checking the two. */
+static double run_matches(test_rng *r, int c0, int c1, int n) {
+  double Hs[NV * NV] = {0}, Hg[NV * NV] = {0};
+  sapCon c;
+  memset(&c, 0, sizeof c);
+  c.kind = SAP_CON_CONTACT, c.rows = 3;
+  c.clique[0] = c0, c.clique[1] = c1;
+  c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT;
+  cr_assert(sap_con_rigid_pair(&c, k_cl), "cliques %d, %d: free bodies or the world take the path", c0, c1);
+  sapRigidSum sum;
+  sap_rigid_sum_begin(&sum, &c);
+  for (int k = 0; k < n; ++k) {
+    const vec3 nz = v3_normalize(v3(test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1)));
+    const vec3 p = v3(test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3));
+    const vec3 o[2] = {v3(0.1, -0.2, 0.05), v3(-0.15, 0.1, 0.2)};
+    double G[9];
+    rand_spd3(r, G);
+    const sapJac j = sap_jac_make(&c, p, nz, o);
+    sap_rigid_sum_add(&sum, k_cl, &j.R_WC, G, j.r);
+    sap_con_add_hessian(&j, k_cl, G, NV, Hg);
+  }
+  sap_rigid_sum_flush(&sum, k_cl, NV, Hs);
+  double hmax = 0, err = 0;
+  for (int col = 0; col < NV; ++col)
+    for (int row = 0; row < NV; ++row) {
+      const double hs = Hs[col * NV + row], hg = Hg[col * NV + row];
+      const int in0 = (c0 >= 0 && row >= k_cl[c0].v0 && row < k_cl[c0].v0 + 6) ||
+                      (c1 >= 0 && row >= k_cl[c1].v0 && row < k_cl[c1].v0 + 6);
+      const int in1 = (c0 >= 0 && col >= k_cl[c0].v0 && col < k_cl[c0].v0 + 6) ||
+                      (c1 >= 0 && col >= k_cl[c1].v0 && col < k_cl[c1].v0 + 6);
+      if (row < col || !in0 || !in1)
+        cr_assert(hs == 0, "cliques %d, %d: H[%d][%d] = %g written outside the lower blocks", c0, c1, row, col, hs);
+      hmax = fmax(hmax, fabs(hg));
+      err = fmax(err, fabs(hs - hg));
+    }
+  /* each entry is a sum over n contacts of products of O(1) numbers (r ≤ 0.6 m, |G| ≤ 3), taken
+   * in another order: 1e-14 of the largest entry is ~50 ulps */
+  cr_assert_gt(hmax, 0.1, "cliques %d, %d: the run adds something", c0, c1);
+  cr_assert_leq(err, 1e-14 * hmax, "cliques %d, %d: the sums differ from the per-constraint H by %g (max %g)", c0, c1,
+                err, hmax);
+  return hmax;
+}
+
+Test(sap_hessian_rigid, a_run_gives_the_per_constraint_hessian) {
+  test_rng r = {2024};
+  const int pairs[6][2] = {{0, 2}, {2, 0}, {-1, 0}, {2, -1}, {0, -1}, {-1, 2}};
+  for (int t = 0; t < 6; ++t)
+    for (int n = 1; n <= 40; n += 13) run_matches(&r, pairs[t][0], pairs[t][1], n);
+}
+
+/* A point mass's block (SAP_BLOCK_POINT_MASS), a dense or gather block, one clique on both sides
+ * or a constraint of other rows keep the per-constraint path. */
+Test(sap_hessian_rigid, only_free_body_points_take_the_path) {
+  sapCon c;
+  memset(&c, 0, sizeof c);
+  c.kind = SAP_CON_CONTACT, c.rows = 3, c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT;
+  c.clique[0] = 0, c.clique[1] = 2;
+  cr_assert(sap_con_rigid_pair(&c, k_cl));
+  c.clique[1] = 1, c.block[1] = SAP_BLOCK_POINT_MASS; /* the point mass */
+  cr_assert(!sap_con_rigid_pair(&c, k_cl));
+  c.clique[1] = 2, c.block[1] = SAP_BLOCK_DENSE;
+  cr_assert(!sap_con_rigid_pair(&c, k_cl));
+  c.block[1] = SAP_BLOCK_GATHER;
+  cr_assert(!sap_con_rigid_pair(&c, k_cl));
+  c.block[1] = SAP_BLOCK_RIGID_POINT, c.clique[1] = 0; /* one clique on both sides */
+  cr_assert(!sap_con_rigid_pair(&c, k_cl));
+  c.clique[1] = 2, c.rows = 1;
+  cr_assert(!sap_con_rigid_pair(&c, k_cl));
+}
+
+/* The solver's H against H = A + Σ JᵀGJ formed densely from the harness's own contact velocities
+ * (tests/test_sap_cliques.c's reference, repeated here for runs): contacts in runs on the same
+ * pair of free bodies, a run broken by a contact elsewhere, point-mass contacts between them. */
+static void dense_hessian(const sapProblem *P, double *H) {
+  const int nv = P->nv;
+  memset(H, 0, sizeof(double) * (size_t)(nv * nv));
+  for (int k = 0; k < P->ncl; ++k) {
+    const sapClique *c = P->cl + k;
+    for (int a = 0; a < c->nv; ++a)
+      for (int b = 0; b < c->nv; ++b) H[nv * (c->v0 + a) + c->v0 + b] = sapp_Ak(P, 0, k)[c->nv * a + b];
+  }
+  for (int i = 0; i < P->ncon[0]; ++i) {
+    double J[3 * 64], e[64] = {0}, vc[3], g[3], G[9];
+    for (int k = 0; k < nv; ++k) {
+      e[k] = 1;
+      sapp_con_vel(P, P->jac + i, e, vc);
+      for (int q = 0; q < 3; ++q) J[nv * q + k] = vc[q];
+      e[k] = 0;
+    }
+    sapp_con_vel(P, P->jac + i, P->v, vc);
+    sap_contact_eval(&P->con[i].data, vc, g, G);
+    for (int a = 0; a < nv; ++a)
+      for (int b = 0; b < nv; ++b) {
+        double s = 0;
+        for (int q = 0; q < 3; ++q)
+          for (int t = 0; t < 3; ++t) s += J[nv * q + a] * G[3 * q + t] * J[nv * t + b];
+        H[nv * a + b] += s;
+      }
+  }
+}
+
+Test(sap_hessian_rigid, solver_runs_assemble_the_dense_hessian) {
+  static const int sizes[3] = {6, 3, 6};
+  static const int pairs[12][2] = {{0, 2}, {0, 2}, {0, 2}, {-1, 0}, {-1, 0}, {0, 2}, {1, 2},
+                                   {2, 0}, {2, 0}, {2, -1}, {0, 1}, {-1, 2}};
+  for (int model = 0; model < 3; ++model)
+    for (int ws = 0; ws < 2; ++ws) {
+      sapProblem P;
+      test_rng r = {900 + (uint64_t)model};
+      sapp_init_cliques(&P, 1, 3, sizes, 12, 0.01);
+      sapr_world(&P, 0, model, &r, pairs, 12);
+      sapp_prepare(&P);
+      sapWorkCon work[12];
+      if (ws) { /* the CPU's path: the blocks, offsets and G of a workspace */
+        sap_work_begin(&P.B, 0, work);
+        sap_newton_begin_ws(&P.B, 0, work);
+      } else {
+        sap_newton_begin(&P.B, 0);
+      }
+      cr_assert(!P.stats[0].done, "a random warm start is not optimal: the system must be assembled");
+      const int nv = P.nv;
+      double Hd[15 * 15], scale = 0;
+      dense_hessian(&P, Hd);
+      for (int i = 0; i < nv * nv; ++i) scale = fmax(scale, fabs(Hd[i]));
+      for (int a = 0; a < nv; ++a)
+        for (int b = 0; b <= a; ++b) /* as test_sap_cliques: ≤ 1e-12 of the largest entry */
+          cr_assert_leq(fabs(P.chol.A[nv * b + a] - Hd[nv * a + b]), 1e-12 * scale,
+                        "model %d, workspace %d: H[%d][%d] = %.17g, dense %.17g", model, ws, a, b,
+                        P.chol.A[nv * b + a], Hd[nv * a + b]);
+      sapp_free(&P);
+    }
+}
