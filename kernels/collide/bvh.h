@@ -44,8 +44,9 @@
  * separated pair is separated too (node boxes contain their children's bit for bit), so the
  * emitted element pairs are the same: exactly those whose padded boxes pass the full test.
  * What a test needs of one node alone (its centre carried into A, its radii on the other box's
- * axes: kernels/collide/box.h, boxSide) is kept while the walk stays on that node, which it
- * mostly does (a descent splits one side only); the verdicts are the same bits.
+ * axes: kernels/collide/box.h, boxSide) is formed once and kept (BVH_SIDES per tree): a walk
+ * meets a node in many pairs (the five-box stack's walks test ~650 pairs on 47 nodes a side);
+ * the verdicts are the same bits.
  *
  * Traversal: an explicit stack (no recursion), depth-first, one node descended per step:
  * when both nodes of a pair are inner, the one with the larger box (sum of edge lengths, ties:
@@ -70,6 +71,18 @@
 #define BVH_STACK (2 * BVH_MAX_DEPTH + 2) /* node pairs pending in a tree-vs-tree walk */
 #define BVH_STACK1 (BVH_MAX_DEPTH + 2)    /* nodes pending in a tree-vs-plane walk */
 #define BVH_COUNT_MAX 2147483647          /* counts saturate here (INT_MAX) */
+/* Nodes' prepared sides a tree-vs-tree walk keeps per tree, by node index modulo this (a power
+ * of two): a walk meets a node in many pairs, and a small tree's every node fits. On the CPU,
+ * 256 (46 KiB of stack for both trees: the sphere on the box meets ~140 of its sphere's 1,023
+ * nodes per walk, and 64 slots kept a third of them); a GPU thread keeps the last node only, as
+ * its stack is reserved for every thread (ISO_CPU_SCRATCH). */
+#ifndef BVH_SIDES /* tests/test_bvh_one_side.c sets it */
+#if ISO_CPU_SCRATCH
+#define BVH_SIDES 256
+#else
+#define BVH_SIDES 1
+#endif
+#endif
 
 /* Plane query modes (bvh_plane_count / bvh_plane_emit):
  *  STRADDLE: elements whose box meets the plane n·x = d (compliant tets vs a rigid half-space);
@@ -131,18 +144,20 @@ static inline ISO_HD void bvh_root_box(bvhTree A, xform X_WA, real out_lo[3], re
 static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *out_a, int *out_b,
                                         int cap) {
   int sa[BVH_STACK], sb[BVH_STACK];
-  int sp, n = 0;
-  int side_a = -1, side_b = -1; /* the nodes whose sides are prepared */
-  boxSide pa = {{0}, {0}, {0}, 0}, pb = {{0}, {0}, {0}, 0}; /* filled at the first pair */
+  int sp, n = 0, k;
+  boxSide side[2][BVH_SIDES];
+  int side_node[2][BVH_SIDES]; /* the node whose side a slot holds; -1: none */
   boxRel rel;
   if (A.nnode <= 0 || B.nnode <= 0) return 0;
   rel = box_rel_make(X_AB);
+  for (k = 0; k < BVH_SIDES; ++k) side_node[0][k] = side_node[1][k] = -1;
   sa[0] = 0;
   sb[0] = 0;
   sp = 1;
   while (sp > 0) {
     const bvhNode *na, *nb;
-    int ia, ib, la, lb;
+    const boxSide *pa, *pb;
+    int ia, ib, la, lb, ka, kb;
     real t[3];
     --sp;
     ia = sa[sp];
@@ -153,30 +168,34 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     lb = bvh_is_leaf(nb);
     /* a pair mostly shares a node with the pair tested before it (a descent splits one side):
      * that node's part of the test is kept */
-    if (ia != side_a) {
-      box_side_a(na->lo, na->hi, &rel, &pa);
-      side_a = ia;
+    ka = ia & (BVH_SIDES - 1);
+    kb = ib & (BVH_SIDES - 1);
+    if (side_node[0][ka] != ia) {
+      box_side_a(na->lo, na->hi, &rel, &side[0][ka]);
+      side_node[0][ka] = ia;
     }
-    if (ib != side_b) {
-      box_side_b(nb->lo, nb->hi, &rel, &pb);
-      side_b = ib;
+    if (side_node[1][kb] != ib) {
+      box_side_b(nb->lo, nb->hi, &rel, &side[1][kb]);
+      side_node[1][kb] = ib;
     }
-    if (!box_sat_sides(&pa, &pb, &rel, t)) continue;
-    if (la && lb && !box_sat_edges(pa.e, pb.e, t, &rel)) continue;
+    pa = &side[0][ka];
+    pb = &side[1][kb];
+    if (!box_sat_sides(pa, pb, &rel, t)) continue;
+    if (la && lb && !box_sat_edges(pa->e, pb->e, t, &rel)) continue;
     if (la && lb) {
       int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
       int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);
       /* one element each: the element boxes are the leaf boxes just tested */
       int single = (a1 - a0 == 1) && (b1 - b0 == 1);
-      int ka, kb;
-      for (ka = a0; ka < a1; ++ka) {
-        const real *bxa = A.box + 6 * ka;
-        for (kb = b0; kb < b1; ++kb) {
-          const real *bxb = B.box + 6 * kb;
+      int ea, eb;
+      for (ea = a0; ea < a1; ++ea) {
+        const real *bxa = A.box + 6 * ea;
+        for (eb = b0; eb < b1; ++eb) {
+          const real *bxb = B.box + 6 * eb;
           if (!single && !box_overlap_rel(bxa, bxa + 3, bxb, bxb + 3, &rel)) continue;
           if (n < cap) {
-            out_a[n] = A.elem[ka];
-            out_b[n] = B.elem[kb];
+            out_a[n] = A.elem[ea];
+            out_b[n] = B.elem[eb];
           }
           if (n < BVH_COUNT_MAX) ++n;
         }
@@ -184,7 +203,7 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
       continue;
     }
     if (sp + 2 > BVH_STACK) return -1;
-    if (lb || (!la && pa.size >= pb.size)) {
+    if (lb || (!la && pa->size >= pb->size)) {
       sa[sp] = na->b;
       sb[sp] = ib;
       sa[sp + 1] = na->a;
