@@ -6,6 +6,7 @@
  * next to each. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <string.h>
 
 #include "kernels/hydro/narrow.h"
 #include "support/hydro_reference.h"
@@ -260,4 +261,67 @@ Test(tet_tet, collapse_below_three_vertices) {
   std_tet(tM, 1);
   cr_assert_eq(hydro_tet_tet(tM, v3(-1, -1, 0), 0, big, v3(1, 1, 0), -2, &f), 0);
   cr_assert_eq(hydro_tet_tet(tM, v3(1, 1, 0), -2, big, v3(-1, -1, 0), 0, &f), 0);
+}
+
+/* The tet–tet function as it was before prepared tets: every derived value formed per call
+ * (hydro_normal_along, hydro_clip_by_tet). */
+static int tt_unprepared(const tt_case *k, hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  real s[4];
+  const vec3 dg = v3_sub(k->gM, k->gN);
+  const real len = v3_norm(dg);
+  if (!(len > 0)) return 0;
+  const vec3 nhat = v3_scale(dg, 1 / len);
+  if (!hydro_normal_along(nhat, k->gM) || !hydro_normal_along(v3_neg(nhat), k->gN)) return 0;
+  const real off = (k->cM - k->cN) / len;
+  for (int i = 0; i < 4; ++i) s[i] = v3_dot(nhat, k->tM[i]) + off;
+  int n = hydro_slice_tet(k->tM, s, (const real *)0, poly, (real *)0, (int *)0);
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  n = hydro_clip_by_tet(poly, n, k->tN);
+  if (n <= 0) return 0;
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  hydro_emit_face(out, poly, (real *)0, n, nhat, k->gM, k->cM, k->gM, k->gN, 0);
+  return 1;
+}
+
+/* Prepared tets (hydroTet) kept across candidates, as the CPU's narrow phase keeps them: 12 M
+ * tets against 12 N tets in a scrambled order, each tet's normalised gradient and face planes
+ * formed at its first use and reused after, give every face byte for byte as the unprepared
+ * function does (and hydro_tet_tet, which prepares afresh), inverted tets included. */
+Test(tet_tet, prepared_tets_give_the_same_bytes) {
+  test_rng r = {4242};
+  int faces = 0;
+  for (int rep = 0; rep < 20; ++rep) {
+    tt_case base[12];
+    hydroTet M[12], N[12];
+    for (int i = 0; i < 12; ++i) {
+      rand_tt(&r, base + i);
+      if (i == 5) { /* an inverted N */
+        vec3 t = base[i].tN[0];
+        base[i].tN[0] = base[i].tN[1], base[i].tN[1] = t;
+      }
+      hydro_tet_make(M + i, base[i].tM, base[i].gM, base[i].cM);
+      hydro_tet_make(N + i, base[i].tN, base[i].gN, base[i].cN);
+    }
+    for (int q = 0; q < 144; ++q) {
+      const int a = (q * 7 + rep) % 12, b = (q * 5 + 3 * (q / 12)) % 12;
+      tt_case k = base[a];
+      for (int i = 0; i < 4; ++i) k.tN[i] = base[b].tN[i];
+      k.gN = base[b].gN, k.cN = base[b].cN;
+      hydroFace fp, fu, ff;
+      memset(&fp, 0, sizeof fp), memset(&fu, 0, sizeof fu), memset(&ff, 0, sizeof ff);
+      const int gp = hydro_tet_tet_prepared(M + a, N + b, &fp);
+      const int gu = tt_unprepared(&k, &fu);
+      const int gf = hydro_tet_tet(k.tM, k.gM, k.cM, k.tN, k.gN, k.cN, &ff);
+      cr_assert_eq(gp, gu, "rep %d, M %d, N %d: prepared %d, unprepared %d", rep, a, b, gp, gu);
+      cr_assert_eq(gf, gu);
+      if (!gu) continue;
+      ++faces;
+      cr_assert(memcmp(&fp, &fu, sizeof fp) == 0, "rep %d, M %d, N %d: the faces differ", rep, a, b);
+      cr_assert(memcmp(&ff, &fu, sizeof ff) == 0);
+    }
+  }
+  cr_assert_gt(faces, 200, "the sample must make faces (%d)", faces);
 }

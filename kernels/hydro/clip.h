@@ -106,6 +106,14 @@ static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm
   *point = t[a];
 }
 
+/* Face f's clipping half-space of a tet whose signed volume has sign sgn (±1): the unit outward
+ * normal times sgn, and a point on the face (hydro_clip_by_tet's). */
+static inline ISO_HD void hydro_tet_clip_plane(const vec3 t[4], int f, real sgn, vec3 *nrm, vec3 *point) {
+  vec3 n;
+  hydro_tet_face_plane(t, f, &n, point);
+  *nrm = v3_scale(n, sgn);
+}
+
 /* Clip poly[0..n) in place by the 4 face half-spaces of tet t, faces in order 0, 1, 2, 3
  * (mesh_recipes §6). Returns the count; 0 when empty (an empty intermediate result ends the
  * clipping, §2.1 step 4), -1 on buffer overflow. No duplicate removal (the caller does it). */
@@ -117,8 +125,8 @@ static inline ISO_HD int hydro_clip_by_tet(vec3 poly[HYDRO_CLIP_CAP], int n, con
   if (!(vol6 != (real)0)) return 0; /* flat (or NaN) tet: no interior */
   for (f = 0; f < 4 && n > 0; ++f) {
     vec3 nrm, point;
-    hydro_tet_face_plane(t, f, &nrm, &point);
-    n = hydro_clip_halfspace(poly, n, v3_scale(nrm, sgn), point, tmp, HYDRO_CLIP_CAP);
+    hydro_tet_clip_plane(t, f, sgn, &nrm, &point);
+    n = hydro_clip_halfspace(poly, n, nrm, point, tmp, HYDRO_CLIP_CAP);
     for (i = 0; i < n; ++i) poly[i] = tmp[i];
   }
   return n;

@@ -49,6 +49,59 @@ static inline ISO_HD int hydro_normal_along(vec3 dir, vec3 g) {
   return v3_dot(v3_normalize(dir), v3_normalize(g)) > (real)HYDRO_COS_MAX_ANGLE;
 }
 
+/* A compliant tet (vertices t, field g·x + c, world frame) with what the tet–tet and
+ * triangle–tet functions derive from it alone — its normalised gradient for the alignment
+ * filter, the sign of its volume and its faces' clipping planes — formed at first use and kept,
+ * so a tet met by many candidates (the CPU's narrow phase keeps a world's tets,
+ * kernels/hydro/surface.h) forms them once per step. Each is formed by the expression the
+ * functions use without it, so faces are the same bits. */
+#define HYDRO_TET_GHAT 16 /* `have` bits 0-3: face f's plane */
+#define HYDRO_TET_SIGN 32
+typedef struct hydroTet {
+  vec3 t[4], g;
+  real c;
+  vec3 ghat;         /* v3_normalize(g) */
+  real sgn;          /* sign of the signed volume, ±1; 0 for a flat (or NaN) tet */
+  vec3 fn[4];        /* face f's clipping normal (hydro_tet_clip_plane), through t[f ? 0 : 1] */
+  int have;
+} hydroTet;
+
+static inline ISO_HD void hydro_tet_make(hydroTet *T, const vec3 t[4], vec3 g, real c) {
+  for (int k = 0; k < 4; ++k) T->t[k] = t[k];
+  T->g = g;
+  T->c = c;
+  T->have = 0;
+}
+
+static inline ISO_HD vec3 hydro_tet_ghat(hydroTet *T) {
+  if (!(T->have & HYDRO_TET_GHAT)) {
+    T->ghat = v3_normalize(T->g);
+    T->have |= HYDRO_TET_GHAT;
+  }
+  return T->ghat;
+}
+
+/* hydro_clip_by_tet by a prepared tet: the same planes in the same order, each formed once. */
+static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n, hydroTet *T) {
+  vec3 tmp[HYDRO_CLIP_CAP];
+  if (!(T->have & HYDRO_TET_SIGN)) {
+    const real vol6 = hydro_tet_volume6(T->t);
+    T->sgn = !(vol6 != (real)0) ? (real)0 : vol6 > (real)0 ? (real)1 : (real)-1;
+    T->have |= HYDRO_TET_SIGN;
+  }
+  if (T->sgn == (real)0) return 0; /* flat (or NaN) tet: no interior */
+  for (int f = 0; f < 4 && n > 0; ++f) {
+    if (!(T->have & (1 << f))) {
+      vec3 point;
+      hydro_tet_clip_plane(T->t, f, T->sgn, T->fn + f, &point);
+      T->have |= 1 << f;
+    }
+    n = hydro_clip_halfspace(poly, n, T->fn[f], T->t[f ? 0 : 1], tmp, HYDRO_CLIP_CAP);
+    for (int i = 0; i < n; ++i) poly[i] = tmp[i];
+  }
+  return n;
+}
+
 /* Shared tail of the four pair functions: poly[0..n) (n >= 3, duplicates already removed) becomes
  * *out. Pressures: q[i] when q is not NULL, else the linear field (fg, fc). nhat is the expected
  * normal (out of N into M); the winding is made counter-clockwise about it, and the face normal
@@ -82,29 +135,40 @@ static inline ISO_HD void hydro_emit_face(hydroFace *out, vec3 *poly, real *q, i
  * Filters n̂·ĝM > cos(5π/8) and −n̂·ĝN > cos(5π/8); tet M sliced (table order gives the right-hand
  * normal n̂), duplicates removed, clipped by tet N's faces 0..3, duplicates removed, <= 8
  * vertices. Vertex pressures and p0 from field M; grad_M = gM, grad_N = gN. */
-static inline ISO_HD int hydro_tet_tet(const vec3 tM[4], vec3 gM, real cM, const vec3 tN[4], vec3 gN, real cN,
-                                       hydroFace *out) {
+static inline ISO_HD int hydro_tet_tet_prepared(hydroTet *M, hydroTet *N, hydroFace *out) {
   vec3 poly[HYDRO_CLIP_CAP];
   real s[4];
-  const vec3 dg = v3_sub(gM, gN);
+  const vec3 dg = v3_sub(M->g, N->g);
   const real len = v3_norm(dg);
-  vec3 nhat;
+  vec3 nhat, un;
   real off;
   int k, n;
   if (!(len > (real)0)) return 0; /* §2.1 step 1: identical gradients, no plane */
   nhat = v3_scale(dg, (real)1 / len);
-  if (!hydro_normal_along(nhat, gM) || !hydro_normal_along(v3_neg(nhat), gN)) return 0; /* step 2 */
-  off = (cM - cN) / len;
-  for (k = 0; k < 4; ++k) s[k] = v3_dot(nhat, tM[k]) + off;
-  n = hydro_slice_tet(tM, s, (const real *)0, poly, (real *)0, (int *)0); /* step 3 */
+  /* step 2, hydro_normal_along both ways: normalize(−n̂) is −normalize(n̂) to the bit */
+  un = v3_normalize(nhat);
+  if (!(v3_dot(un, hydro_tet_ghat(M)) > (real)HYDRO_COS_MAX_ANGLE) ||
+      !(v3_dot(v3_neg(un), hydro_tet_ghat(N)) > (real)HYDRO_COS_MAX_ANGLE))
+    return 0;
+  off = (M->c - N->c) / len;
+  for (k = 0; k < 4; ++k) s[k] = v3_dot(nhat, M->t[k]) + off;
+  n = hydro_slice_tet(M->t, s, (const real *)0, poly, (real *)0, (int *)0); /* step 3 */
   n = hydro_remove_near_duplicates(poly, (real *)0, n);
   if (n < 3) return 0;
-  n = hydro_clip_by_tet(poly, n, tN); /* step 4 */
+  n = hydro_clip_by_prepared(poly, n, N); /* step 4 */
   if (n <= 0) return 0;
   n = hydro_remove_near_duplicates(poly, (real *)0, n);
   if (n < 3) return 0;
-  hydro_emit_face(out, poly, (real *)0, n, nhat, gM, cM, gM, gN, 0); /* step 5 */
+  hydro_emit_face(out, poly, (real *)0, n, nhat, M->g, M->c, M->g, N->g, 0); /* step 5 */
   return 1;
+}
+
+static inline ISO_HD int hydro_tet_tet(const vec3 tM[4], vec3 gM, real cM, const vec3 tN[4], vec3 gN, real cN,
+                                       hydroFace *out) {
+  hydroTet M, N;
+  hydro_tet_make(&M, tM, gM, cM);
+  hydro_tet_make(&N, tN, gN, cN);
+  return hydro_tet_tet_prepared(&M, &N, out);
 }
 
 /* Rigid triangle N (vertices tri, outward normal tri_normal: out of the rigid body) vs compliant
@@ -112,21 +176,27 @@ static inline ISO_HD int hydro_tet_tet(const vec3 tM[4], vec3 gM, real cM, const
  * clipped by the tet's faces 0..3, duplicates removed (<= 7 vertices). The face normal is the
  * triangle's (out of N into M); the winding is made counter-clockwise about tri_normal.
  * Pressures by the tet's field; grad_M = g, gN = INFINITY. */
-static inline ISO_HD int hydro_tri_tet(const vec3 tri[3], vec3 tri_normal, const vec3 tet[4], vec3 g, real c,
-                                       hydroFace *out) {
+static inline ISO_HD int hydro_tri_tet_prepared(const vec3 tri[3], vec3 tri_normal, hydroTet *T, hydroFace *out) {
   vec3 poly[HYDRO_CLIP_CAP];
   const vec3 nt = v3_normalize(tri_normal);
   int n;
-  if (!hydro_normal_along(nt, g)) return 0;
+  if (!(v3_dot(v3_normalize(nt), hydro_tet_ghat(T)) > (real)HYDRO_COS_MAX_ANGLE)) return 0; /* hydro_normal_along */
   poly[0] = tri[0];
   poly[1] = tri[1];
   poly[2] = tri[2];
-  n = hydro_clip_by_tet(poly, 3, tet);
+  n = hydro_clip_by_prepared(poly, 3, T);
   if (n <= 0) return 0;
   n = hydro_remove_near_duplicates(poly, (real *)0, n);
   if (n < 3) return 0;
-  hydro_emit_face(out, poly, (real *)0, n, nt, g, c, g, v3_zero(), 1);
+  hydro_emit_face(out, poly, (real *)0, n, nt, T->g, T->c, T->g, v3_zero(), 1);
   return 1;
+}
+
+static inline ISO_HD int hydro_tri_tet(const vec3 tri[3], vec3 tri_normal, const vec3 tet[4], vec3 g, real c,
+                                       hydroFace *out) {
+  hydroTet T;
+  hydro_tet_make(&T, tet, g, c);
+  return hydro_tri_tet_prepared(tri, tri_normal, &T, out);
 }
 
 /* Compliant tet M (vertex pressures p, gradient g) vs rigid half-space N {x : n·x + d <= 0}

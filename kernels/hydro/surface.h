@@ -289,38 +289,43 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
 
-/* A compliant tet in the world (its vertices and its scaled field), kept by the CPU's narrow
- * phase for the next candidate: the walk emits a leaf's element against the other tree's
- * leaves one after another, so consecutive candidates often share a tet. The kept values are
- * the ones the same calls would make again (same geometry, element, pose and modulus within a
- * world's step), so faces do not change by a bit. geom = -1: empty. */
+/* Compliant tets in the world (vertices, scaled field, and what the narrow phase derives from
+ * them: kernels/hydro/narrow.h, hydroTet), kept by the CPU's narrow phase for the rest of a
+ * world's candidates, HS_TET_SLOTS per side by element id: a tet meets many candidates (the
+ * five-box stack's 750 candidates a step are between 120 tets), consecutive ones often. The
+ * kept values are the ones the same calls would make again (same geometry, element, pose and
+ * modulus within a world's step), so faces do not change by a bit. geom = -1: empty. A GPU
+ * thread keeps none (its narrow phase is one candidate per thread). */
+#if ISO_CPU_SCRATCH
+#define HS_TET_SLOTS 64
+#else
+#define HS_TET_SLOTS 1
+#endif
 typedef struct hsTetCache {
   int geom, elem;
-  vec3 t[4], g;
-  real c;
+  hydroTet tet;
 } hsTetCache;
 
-static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) { c->geom = -1; c->elem = -1; }
+static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) {
+  for (int k = 0; k < HS_TET_SLOTS; ++k) c[k].geom = c[k].elem = -1;
+}
 
-/* Tet e of geometry `geom` (asset, pose X, modulus E) in the world: from the cache when it holds
- * it, else computed and kept there; c may be NULL (nothing kept). */
-static inline ISO_HD void hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, const real *pv,
-                                     hsTetCache *c, vec3 t[4], vec3 *g, real *cc) {
+/* Tet e of geometry `geom` (asset, pose X, modulus E) in the world, prepared: from the cache c
+ * (HS_TET_SLOTS slots) when it holds it, else formed into its slot; with c NULL, formed into
+ * *local. */
+static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, const real *pv,
+                                          hsTetCache *c, hydroTet *local) {
+  hsTetCache *slot = c ? c + (e & (HS_TET_SLOTS - 1)) : (hsTetCache *)0;
+  if (slot && slot->geom == geom && slot->elem == e) return &slot->tet;
   const int asset = H->geom_asset[geom];
-  if (c && c->geom == geom && c->elem == e) {
-    for (int k = 0; k < 4; ++k) t[k] = c->t[k];
-    *g = c->g;
-    *cc = c->c;
-    return;
-  }
+  hydroTet *T = slot ? &slot->tet : local;
+  vec3 t[4], g;
+  real cc;
   hs_tet_world(H, asset, e, X, pv, t, (real *)0, E);
-  hs_tet_field(H, asset, e, X, E, g, cc);
-  if (c) {
-    c->geom = geom, c->elem = e;
-    for (int k = 0; k < 4; ++k) c->t[k] = t[k];
-    c->g = *g;
-    c->c = *cc;
-  }
+  hs_tet_field(H, asset, e, X, E, &g, &cc);
+  hydro_tet_make(T, t, g, cc);
+  if (slot) slot->geom = geom, slot->elem = e;
+  return T;
 }
 
 /* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL)
@@ -330,16 +335,18 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
                                                 const real *pn, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   int ok = 0;
-  vec3 tm[4], tn[4], tri[3], gm, gn, nrm, nW;
-  real cmv, cnv, pmv[4], dW;
+  vec3 tm[4], tri[3], gm, nrm, nW;
+  real cmv, pmv[4], dW;
   if (kind == HS_PAIR_CC) {
-    hs_tet_get(H, m, ea, X_WM, Em, pm, cm, tm, &gm, &cmv);
-    hs_tet_get(H, n, eb, X_WN, En, pn, cn, tn, &gn, &cnv);
-    ok = hydro_tet_tet(tm, gm, cmv, tn, gn, cnv, f);
+    hydroTet lm, ln;
+    hydroTet *M = hs_tet_get(H, m, ea, X_WM, Em, pm, cm, &lm);
+    hydroTet *N = hs_tet_get(H, n, eb, X_WN, En, pn, cn, &ln);
+    ok = hydro_tet_tet_prepared(M, N, f);
   } else if (kind == HS_PAIR_RC) {
-    hs_tet_get(H, m, ea, X_WM, Em, pm, cm, tm, &gm, &cmv);
+    hydroTet lm;
+    hydroTet *M = hs_tet_get(H, m, ea, X_WM, Em, pm, cm, &lm);
     hs_tri_world(H, H->geom_asset[n], eb, X_WN, pn, tri, &nrm);
-    ok = hydro_tri_tet(tri, nrm, tm, gm, cmv, f);
+    ok = hydro_tri_tet_prepared(tri, nrm, M, f);
   } else if (kind == HS_PAIR_HC) {
     const int am = H->geom_asset[m];
     hs_tet_world(H, am, ea, X_WM, pm, tm, pmv, Em);
@@ -485,9 +492,9 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
                                                 real *posed_m, real *posed_n) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
-  hsTetCache cm, cn;
-  hs_tet_cache_reset(&cm);
-  hs_tet_cache_reset(&cn);
+  hsTetCache cm[HS_TET_SLOTS], cn[HS_TET_SLOTS];
+  hs_tet_cache_reset(cm);
+  hs_tet_cache_reset(cn);
   const int *count = W->pair_count + (long)world * H->npair;
   int p = -1;
   const real *pm = (const real *)0, *pn = (const real *)0;
@@ -502,7 +509,7 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
     hydroFace f;
     if (!hs_face_compute_cached(H, ps, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
                                 W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
-                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), &cm, &cn, pm, pn,
+                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, pm, pn,
                                 &f))
       continue;
     if (nf < W->max_face) hs_face_emit(H, W, world, &f, ps, (int)nf);
