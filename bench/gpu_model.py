@@ -68,8 +68,11 @@ OPS_POINT_PAIR = 600      # per point-contact pair: the analytic or GJK query (E
 OPS_CON_SETUP = 350       # per contact constraint: frame, k, φ0, lever arms, Delassus estimate
 OPS_FREE_BODY = 400       # per free body: M, v*, the 6×6 block, gravity
 OPS_GRAD = 250            # per contact per gradient pass: J·v (2 blocks 3×6) and the law, γ, G
-OPS_HESS = 860            # per contact per Newton iteration: G·J (2×54 FMA) and Jᵀ(GJ) into
-                          # the lower triangle (3 blocks of 6×6×3 FMA), ×2 flops per FMA
+OPS_HESS = 300            # per contact per Newton iteration, free bodies (kernels/sap/hessian_rigid.h):
+                          # Γ = R·G·Rᵀ (45 products), Γ·[r]× per side (2×18) and [r]×·Γ·[r]× three
+                          # times (3×18), ~135 products and as many adds, summed per run of
+                          # contacts on the same cliques; H written once per run, not per contact
+                          # (was 860: G·J and Jᵀ(GJ) per contact, into H)
 OPS_LS_EVAL = 200         # per contact per line-search evaluation without a workspace (the GPU):
                           # J·v and J·Δv from the record, the law and its derivatives
 OPS_TET = 1100            # per tet per step (kernels/fem/element.h): F twice, the polar rotation
