@@ -43,8 +43,10 @@ static inline ISO_HD int hydro_remove_near_duplicates(vec3 *v, real *q, int n) {
   int i, m = 0;
   for (i = 0; i < n; ++i) {
     if (m == 0 || !(v3_norm2(v3_sub(v[i], v[m - 1])) < (real)HYDRO_DUP_DIST2)) {
-      v[m] = v[i];
-      if (q) q[m] = q[i];
+      if (m != i) { /* nothing dropped yet (the common case): no copy onto itself */
+        v[m] = v[i];
+        if (q) q[m] = q[i];
+      }
       ++m;
     }
   }

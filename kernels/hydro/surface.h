@@ -496,10 +496,11 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
   hs_tet_cache_reset(cm);
   hs_tet_cache_reset(cn);
   const int *count = W->pair_count + (long)world * H->npair;
-  int p = -1;
+  const int *off = W->pair_off + (long)world * H->npair;
+  int p = -1, ps = 0;
   const real *pm = (const real *)0, *pn = (const real *)0;
   for (int s = 0; s < W->cand_total[world]; ++s) {
-    const int ps = hs_cand_pair(H, W, world, s);
+    while (ps + 1 < H->npair && off[ps + 1] <= s) ++ps; /* hs_cand_pair, s ascending */
     const int m = H->pair_m[ps], n = H->pair_n[ps];
     if (ps != p) {
       p = ps;
