@@ -159,3 +159,37 @@ Test(sap_hessian_rigid, solver_runs_assemble_the_dense_hessian) {
       sapp_free(&P);
     }
 }
+
+/* A contact between free bodies (or a free body and the world): its Delassus estimate from the
+ * offsets alone (sap_delassus_rigid_norm, the Frobenius norm being blind to the contact frame)
+ * against ‖J diag(A)⁻¹ Jᵀ‖_F / 3 from the general blocks (sap_con_delassus_W), random frames,
+ * offsets and diagonals: sums of a dozen positive O(1) products, so 1e-14 relative is ~50 ulps. A
+ * point-mass block keeps the general path. */
+Test(sap_hessian_rigid, delassus_from_the_offsets_is_the_frobenius_norm) {
+  test_rng r = {31};
+  double A[36 + 9 + 36] = {0};
+  const int pairs[4][2] = {{0, 2}, {2, 0}, {-1, 0}, {2, -1}};
+  for (int t = 0; t < 200; ++t) {
+    for (int k = 0; k < 6; ++k) A[7 * k] = test_rng_uniform(&r, 0.05, 3), A[45 + 7 * k] = test_rng_uniform(&r, 0.05, 3);
+    for (int k = 0; k < 3; ++k) A[36 + 4 * k] = test_rng_uniform(&r, 0.05, 3);
+    sapCon c;
+    memset(&c, 0, sizeof c);
+    c.kind = SAP_CON_CONTACT, c.rows = 3;
+    c.clique[0] = pairs[t % 4][0], c.clique[1] = pairs[t % 4][1];
+    c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT;
+    const vec3 o[2] = {v3(0.1, 0.2, -0.3), v3(-0.2, 0.05, 0.1)};
+    const vec3 p = v3(test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5));
+    const sapJac j = sap_jac_make(&c, p, v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), 1)), o);
+    const sapClique cl[3] = {{6, 0, 0}, {3, 6, 36}, {6, 9, 45}};
+    cr_assert(sap_jac_rigid_points(&j, cl));
+    double W[9], f = 0;
+    sap_con_delassus_W(&j, cl, A, W);
+    for (int i = 0; i < 9; ++i) f += W[i] * W[i];
+    const double w = sap_con_delassus(&c, &j, cl, A), ref = sqrt(f) / 3;
+    cr_assert_gt(ref, 0);
+    cr_assert_leq(fabs(w - ref), 1e-14 * ref, "case %d: %.17g against %.17g", t, w, ref);
+    sapJac pm = j;
+    pm.block[1] = SAP_BLOCK_POINT_MASS, pm.clique[1] = 1;
+    cr_assert(!sap_jac_rigid_points(&pm, cl), "a point-mass block keeps the general path");
+  }
+}

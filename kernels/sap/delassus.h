@@ -74,9 +74,43 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
   }
 }
 
+/* ‖W‖_F of a contact whose blocks are free bodies' points (or the world): with
+ * J_q = s_q·Rᵀ[−[r_q]× | I], W = Rᵀ·M·R for M = Σ_q diag(1/A_v) + [r_q]×·diag(1/A_ω)·[r_q]×ᵀ (the
+ * clique's diagonal, [ω, v] order), and the Frobenius norm does not see the rotation: ‖W‖_F =
+ * ‖M‖_F, six entries from the offsets where J·D·Jᵀ forms both 3 × 6 blocks (a third of the
+ * resting box's constraint set-up). Equal to the general loop to round-off
+ * (tests/test_sap_hessian_rigid.c). */
+static inline ISO_HD real sap_delassus_rigid_norm(const sapJac *j, const sapClique *cl, const real *A_world) {
+  real m00 = 0, m11 = 0, m22 = 0, m01 = 0, m02 = 0, m12 = 0;
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *c = cl + j->clique[q];
+    const real *Ab = A_world + c->a0;
+    const int n = c->nv;
+    const real d0 = (real)1 / Ab[0], d1 = (real)1 / Ab[n + 1], d2 = (real)1 / Ab[2 * (n + 1)];
+    const real x = j->r[q].x, y = j->r[q].y, z = j->r[q].z;
+    m00 += (real)1 / Ab[3 * (n + 1)] + z * z * d1 + y * y * d2;
+    m11 += (real)1 / Ab[4 * (n + 1)] + z * z * d0 + x * x * d2;
+    m22 += (real)1 / Ab[5 * (n + 1)] + y * y * d0 + x * x * d1;
+    m01 -= x * y * d2;
+    m02 -= x * z * d1;
+    m12 -= y * z * d0;
+  }
+  return sqrt(m00 * m00 + m11 * m11 + m22 * m22 + (real)2 * (m01 * m01 + m02 * m02 + m12 * m12));
+}
+
+/* Whether sap_delassus_rigid_norm serves constraint j: 3 rows, every block a free body's point. */
+static inline ISO_HD int sap_jac_rigid_points(const sapJac *j, const sapClique *cl) {
+  if (j->rows != 3 || (j->clique[0] < 0 && j->clique[1] < 0)) return 0;
+  for (int q = 0; q < 2; ++q)
+    if (j->clique[q] >= 0 && (j->block[q] != SAP_BLOCK_RIGID_POINT || cl[j->clique[q]].nv != 6)) return 0;
+  return 1;
+}
+
 /* The Delassus estimate of constraint c, by kind. A contact uses one w for its three equations,
  * w = ‖W‖_F/3 (§5.1). */
 static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
+  if (c->kind == SAP_CON_CONTACT && sap_jac_rigid_points(j, cl)) return sap_delassus_rigid_norm(j, cl, A_world) / 3;
   real W[SAP_MAX_ROWS * SAP_MAX_ROWS];
   sap_con_delassus_W(j, cl, A_world, W);
   /* every kind: one w for all its rows, ‖W‖_F / rows (a contact's /3; a two-row limit's W is
