@@ -11,7 +11,7 @@
 #   blocks: the one-item-per-world kernels at 32, 64 and 128 threads per block
 #   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
-# sanitizer.log, throughput.csv, runs.log, ncu_stack.csv. Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
+# sanitizer.log, throughput.csv, runs.log, ncu_stack.csv (+ ncu_stack.log). Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
 cd "$(dirname "$0")/../.."
 S=${1:-build-gpustage}
@@ -177,8 +177,13 @@ if (( $(left) > 40 )) && command -v ncu >/dev/null; then
   say "== ncu, $(left) s left"
   timeout $(( $(left) - 15 )) ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,launch__stack_size \
     --launch-skip 400 --launch-count 33 \
-    "$S/isobar" run examples/stack_of_five_boxes.sdf --backend cuda --worlds 4096 --steps 45 --quiet >"$OUT/ncu_stack.csv" 2>&1
+    "$S/isobar" run examples/stack_of_five_boxes.sdf --backend cuda --worlds 4096 --steps 45 --quiet >"$OUT/ncu_stack.raw" 2>&1
   say "ncu exit $?"
+  # the report's rows alone in the CSV; ncu's own lines (they name the machine's paths) and the
+  # run's summary apart
+  grep '^"' "$OUT/ncu_stack.raw" >"$OUT/ncu_stack.csv"
+  grep -v '^"' "$OUT/ncu_stack.raw" | grep -v '^==PROF==' >"$OUT/ncu_stack.log"
+  rm -f "$OUT/ncu_stack.raw"
   python3 - "$OUT/ncu_stack.csv" <<'PY' | tee -a "$OUT/summary.txt"
 import csv, sys, collections
 lines = [l for l in open(sys.argv[1]) if l.startswith('"')]
