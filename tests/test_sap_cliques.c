@@ -27,44 +27,6 @@ static const int mixed[4] = {6, 3, 6, 3};
  * point mass – point mass, free body – free body. */
 static const int mixed_pairs[8][2] = {{-1, 0}, {-1, 1}, {0, 1}, {1, 3}, {2, 3}, {3, -1}, {0, 2}, {-1, 2}};
 
-/* Constraint c's Jacobian (3 × nv, row-major) from the harness's own contact velocity, which is
- * linear in v: column k is the velocity of unit vector e_k. */
-static void dense_jacobian(const sapProblem *P, const sapJac *j, double *J) {
-  double e[64] = {0}, vc[3];
-  for (int k = 0; k < P->nv; ++k) {
-    e[k] = 1;
-    sapp_con_vel(P, j, e, vc);
-    for (int i = 0; i < 3; ++i) J[P->nv * i + k] = vc[i];
-    e[k] = 0;
-  }
-}
-
-/* H = A + Σ JᵀGJ (row-major nv × nv) at world 0's v, from dense Jacobians and the law's G at
- * the harness's contact velocities. */
-static void dense_hessian(const sapProblem *P, double *H) {
-  const int nv = P->nv;
-  const double *v = P->v;
-  memset(H, 0, sizeof(double) * (size_t)(nv * nv));
-  for (int k = 0; k < P->ncl; ++k) {
-    const sapClique *c = P->cl + k;
-    for (int a = 0; a < c->nv; ++a)
-      for (int b = 0; b < c->nv; ++b) H[nv * (c->v0 + a) + c->v0 + b] = sapp_Ak(P, 0, k)[c->nv * a + b];
-  }
-  for (int i = 0; i < P->ncon[0]; ++i) {
-    double J[3 * 64], vc[3], g[3], G[9];
-    dense_jacobian(P, P->jac + i, J);
-    sapp_con_vel(P, P->jac + i, v, vc);
-    sap_contact_eval(&P->con[i].data, vc, g, G);
-    for (int a = 0; a < nv; ++a)
-      for (int b = 0; b < nv; ++b) {
-        double s = 0;
-        for (int r = 0; r < 3; ++r)
-          for (int t = 0; t < 3; ++t) s += J[nv * r + a] * G[3 * r + t] * J[nv * t + b];
-        H[nv * a + b] += s;
-      }
-  }
-}
-
 /* One world of cliques of `sizes`, contacts `pairs`, prepared as stage 5 prepares it, and the
  * solver's first Newton system assembled (sap_newton_begin). */
 static void first_system(sapProblem *P, int ncl, const int *sizes, const int (*pairs)[2], int npair, int model,
@@ -88,7 +50,7 @@ Test(sap_cliques, hessian_and_gradient_are_dense_sums_over_clique_blocks) {
     first_system(&P, 4, mixed, mixed_pairs, 8, model, 40 + (uint64_t)model);
     const int nv = P.nv;
     double Hd[64 * 64], g[64], scale = 0, gscale = 0;
-    dense_hessian(&P, Hd);
+    sapp_dense_hessian(&P, Hd);
     for (int i = 0; i < nv * nv; ++i) scale = fmax(scale, fabs(Hd[i]));
     const double *H = P.chol.A; /* column-major: H[nv·col + row] */
     for (int a = 0; a < nv; ++a)

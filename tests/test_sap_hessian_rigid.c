@@ -98,36 +98,8 @@ Test(sap_hessian_rigid, only_free_body_points_take_the_path) {
 }
 
 /* The solver's H against H = A + Σ JᵀGJ formed densely from the harness's own contact velocities
- * (tests/test_sap_cliques.c's reference, repeated here for runs): contacts in runs on the same
- * pair of free bodies, a run broken by a contact elsewhere, point-mass contacts between them. */
-static void dense_hessian(const sapProblem *P, double *H) {
-  const int nv = P->nv;
-  memset(H, 0, sizeof(double) * (size_t)(nv * nv));
-  for (int k = 0; k < P->ncl; ++k) {
-    const sapClique *c = P->cl + k;
-    for (int a = 0; a < c->nv; ++a)
-      for (int b = 0; b < c->nv; ++b) H[nv * (c->v0 + a) + c->v0 + b] = sapp_Ak(P, 0, k)[c->nv * a + b];
-  }
-  for (int i = 0; i < P->ncon[0]; ++i) {
-    double J[3 * 64], e[64] = {0}, vc[3], g[3], G[9];
-    for (int k = 0; k < nv; ++k) {
-      e[k] = 1;
-      sapp_con_vel(P, P->jac + i, e, vc);
-      for (int q = 0; q < 3; ++q) J[nv * q + k] = vc[q];
-      e[k] = 0;
-    }
-    sapp_con_vel(P, P->jac + i, P->v, vc);
-    sap_contact_eval(&P->con[i].data, vc, g, G);
-    for (int a = 0; a < nv; ++a)
-      for (int b = 0; b < nv; ++b) {
-        double s = 0;
-        for (int q = 0; q < 3; ++q)
-          for (int t = 0; t < 3; ++t) s += J[nv * q + a] * G[3 * q + t] * J[nv * t + b];
-        H[nv * a + b] += s;
-      }
-  }
-}
-
+ * (sapp_dense_hessian, tests/support/sap_problem.h): contacts in runs on the same pair of free
+ * bodies, a run broken by a contact elsewhere, point-mass contacts between them. */
 Test(sap_hessian_rigid, solver_runs_assemble_the_dense_hessian) {
   static const int sizes[3] = {6, 3, 6};
   static const int pairs[12][2] = {{0, 2}, {0, 2}, {0, 2}, {-1, 0}, {-1, 0}, {0, 2}, {1, 2},
@@ -149,7 +121,7 @@ Test(sap_hessian_rigid, solver_runs_assemble_the_dense_hessian) {
       cr_assert(!P.stats[0].done, "a random warm start is not optimal: the system must be assembled");
       const int nv = P.nv;
       double Hd[15 * 15], scale = 0;
-      dense_hessian(&P, Hd);
+      sapp_dense_hessian(&P, Hd);
       for (int i = 0; i < nv * nv; ++i) scale = fmax(scale, fabs(Hd[i]));
       for (int a = 0; a < nv; ++a)
         for (int b = 0; b <= a; ++b) /* as test_sap_cliques: ≤ 1e-12 of the largest entry */

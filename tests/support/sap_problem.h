@@ -242,6 +242,44 @@ static inline void sapp_con_vel(const sapProblem *P, const sapJac *c, const doub
   for (int i = 0; i < 3; ++i) vc[i] = v3_dot(m3_col(c->R_WC, i), d);
 }
 
+/* Constraint c's Jacobian (3 × nv, row-major) from the harness's own contact velocity, which is
+ * linear in v: column k is the velocity of unit vector e_k. */
+static inline void sapp_dense_jacobian(const sapProblem *P, const sapJac *j, double *J) {
+  double e[64] = {0}, vc[3];
+  for (int k = 0; k < P->nv; ++k) {
+    e[k] = 1;
+    sapp_con_vel(P, j, e, vc);
+    for (int i = 0; i < 3; ++i) J[P->nv * i + k] = vc[i];
+    e[k] = 0;
+  }
+}
+
+/* H = A + Σ JᵀGJ (row-major nv × nv) at world 0's v, from dense Jacobians and the law's G at
+ * the harness's contact velocities. */
+static inline void sapp_dense_hessian(const sapProblem *P, double *H) {
+  const int nv = P->nv;
+  const double *v = P->v;
+  memset(H, 0, sizeof(double) * (size_t)(nv * nv));
+  for (int k = 0; k < P->ncl; ++k) {
+    const sapClique *c = P->cl + k;
+    for (int a = 0; a < c->nv; ++a)
+      for (int b = 0; b < c->nv; ++b) H[nv * (c->v0 + a) + c->v0 + b] = sapp_Ak(P, 0, k)[c->nv * a + b];
+  }
+  for (int i = 0; i < P->ncon[0]; ++i) {
+    double J[3 * 64], vc[3], g[3], G[9];
+    sapp_dense_jacobian(P, P->jac + i, J);
+    sapp_con_vel(P, P->jac + i, v, vc);
+    sap_contact_eval(&P->con[i].data, vc, g, G);
+    for (int a = 0; a < nv; ++a)
+      for (int b = 0; b < nv; ++b) {
+        double s = 0;
+        for (int r = 0; r < 3; ++r)
+          for (int t = 0; t < 3; ++t) s += J[nv * r + a] * G[3 * r + t] * J[nv * t + b];
+        H[nv * a + b] += s;
+      }
+  }
+}
+
 /* f += generalized impulse of γ (on B at C, in C) and −γ on A: [r × γ_W, γ_W] on a free body,
  * γ_W on a point mass. */
 static inline void sapp_con_force(const sapProblem *P, const sapJac *c, const double g[3], double *f) {
