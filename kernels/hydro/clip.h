@@ -108,6 +108,9 @@ static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm
   *point = t[a];
 }
 
+/* The vertex hydro_tet_face_plane gives as face f's point (its triple's first). */
+static inline ISO_HD int hydro_tet_face_point(int f) { return f == 0 ? 1 : 0; }
+
 /* Face f's clipping half-space of a tet whose signed volume has sign sgn (±1): the unit outward
  * normal times sgn, and a point on the face (hydro_clip_by_tet's). */
 static inline ISO_HD void hydro_tet_clip_plane(const vec3 t[4], int f, real sgn, vec3 *nrm, vec3 *point) {

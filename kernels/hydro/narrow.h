@@ -62,7 +62,8 @@ typedef struct hydroTet {
   real c;
   vec3 ghat;         /* v3_normalize(g) */
   real sgn;          /* sign of the signed volume, ±1; 0 for a flat (or NaN) tet */
-  vec3 fn[4];        /* face f's clipping normal (hydro_tet_clip_plane), through t[f ? 0 : 1] */
+  vec3 fn[4];        /* face f's clipping normal (hydro_tet_clip_plane), through vertex
+                        hydro_tet_face_point(f) */
   int have;
 } hydroTet;
 
@@ -96,7 +97,7 @@ static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n
       hydro_tet_clip_plane(T->t, f, T->sgn, T->fn + f, &point);
       T->have |= 1 << f;
     }
-    n = hydro_clip_halfspace(poly, n, T->fn[f], T->t[f ? 0 : 1], tmp, HYDRO_CLIP_CAP);
+    n = hydro_clip_halfspace(poly, n, T->fn[f], T->t[hydro_tet_face_point(f)], tmp, HYDRO_CLIP_CAP);
     for (int i = 0; i < n; ++i) poly[i] = tmp[i];
   }
   return n;

@@ -101,10 +101,7 @@ static inline ISO_HD real sap_delassus_rigid_norm(const sapJac *j, const sapCliq
 
 /* Whether sap_delassus_rigid_norm serves constraint j: 3 rows, every block a free body's point. */
 static inline ISO_HD int sap_jac_rigid_points(const sapJac *j, const sapClique *cl) {
-  if (j->rows != 3 || (j->clique[0] < 0 && j->clique[1] < 0)) return 0;
-  for (int q = 0; q < 2; ++q)
-    if (j->clique[q] >= 0 && (j->block[q] != SAP_BLOCK_RIGID_POINT || cl[j->clique[q]].nv != 6)) return 0;
-  return 1;
+  return sap_free_point_blocks(j->rows, j->clique, j->block[0], j->block[1], cl);
 }
 
 /* The Delassus estimate of constraint c, by kind. A contact uses one w for its three equations,

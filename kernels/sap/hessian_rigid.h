@@ -38,10 +38,7 @@ typedef struct sapRigidSum {
 /* Whether constraint c's Hessian terms may be summed here: 3 rows, each block a free body's point
  * (or the world), two different cliques. */
 static inline ISO_HD int sap_con_rigid_pair(const sapCon *c, const sapClique *cl) {
-  if (c->rows != 3 || c->clique[0] == c->clique[1]) return 0;
-  for (int q = 0; q < 2; ++q)
-    if (c->clique[q] >= 0 && (c->block[q] != SAP_BLOCK_RIGID_POINT || cl[c->clique[q]].nv != 6)) return 0;
-  return 1;
+  return c->clique[0] != c->clique[1] && sap_free_point_blocks(c->rows, c->clique, c->block[0], c->block[1], cl);
 }
 
 static inline ISO_HD void sap_rigid_sum_begin(sapRigidSum *s, const sapCon *c) {

@@ -79,6 +79,18 @@ typedef struct sapClique {
   int nv, v0, a0;
 } sapClique;
 
+/* Whether a constraint of `rows` rows on cliques c[0], c[1] (−1: the world) with block kinds
+ * b0, b1 is a point of free bodies on every side it has (3 rows, SAP_BLOCK_RIGID_POINT on 6-DoF
+ * cliques, at least one side): the case kernels/sap/hessian_rigid.h and the Delassus estimate
+ * (kernels/sap/delassus.h) take through its structure. */
+static inline ISO_HD int sap_free_point_blocks(int rows, const int c[2], int b0, int b1, const sapClique *cl) {
+  if (rows != 3 || (c[0] < 0 && c[1] < 0)) return 0;
+  const int b[2] = {b0, b1};
+  for (int q = 0; q < 2; ++q)
+    if (c[q] >= 0 && (b[q] != SAP_BLOCK_RIGID_POINT || cl[c[q]].nv != 6)) return 0;
+  return 1;
+}
+
 /* A constraint: what the solver needs; 16 bytes beside its law's data, so that the contact
  * list and the constraints of the five-box stack stay within its memory budget. */
 typedef struct sapCon {
