@@ -150,7 +150,9 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
   boxRel rel;
   if (A.nnode <= 0 || B.nnode <= 0) return 0;
   rel = box_rel_make(X_AB);
-  for (k = 0; k < BVH_SIDES; ++k) side_node[0][k] = side_node[1][k] = -1;
+  /* a tree of fewer nodes than slots uses slots 0..nnode-1 only */
+  for (k = 0; k < BVH_SIDES && k < A.nnode; ++k) side_node[0][k] = -1;
+  for (k = 0; k < BVH_SIDES && k < B.nnode; ++k) side_node[1][k] = -1;
   sa[0] = 0;
   sb[0] = 0;
   sp = 1;
