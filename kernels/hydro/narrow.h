@@ -106,9 +106,11 @@ static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n
 /* Shared tail of the four pair functions: poly[0..n) (n >= 3, duplicates already removed) becomes
  * *out. Pressures: q[i] when q is not NULL, else the linear field (fg, fc). nhat is the expected
  * normal (out of N into M); the winding is made counter-clockwise about it, and the face normal
- * then follows from the vertices (§2.5). grad_N is ignored when n_rigid. */
-static inline ISO_HD void hydro_emit_face(hydroFace *out, vec3 *poly, real *q, int n, vec3 nhat, vec3 fg,
-                                          real fc, vec3 grad_M, vec3 grad_N, int n_rigid) {
+ * then follows from the vertices (§2.5). grad_N is ignored when n_rigid. Inlined into each: as a
+ * call, its vec3 arguments went through the stack in halves and were read back whole, a
+ * store-forwarding stall per face on the CPU. */
+static inline ISO_HD ISO_INLINE void hydro_emit_face(hydroFace *out, vec3 *poly, real *q, int n, vec3 nhat,
+                                                     vec3 fg, real fc, vec3 grad_M, vec3 grad_N, int n_rigid) {
   int i;
   n = hydro_polygon_reduce(poly, q, n, HYDRO_MAX_POLY);
   hydro_polygon_orient(poly, q, n, nhat);

@@ -329,11 +329,14 @@ static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, xf
 }
 
 /* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL)
- * and each side's mesh vertices already in the world (pm, pn; either may be NULL). */
-static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN,
-                                                real Em, real En, hsTetCache *cm, hsTetCache *cn, const real *pm,
-                                                const real *pn, hydroFace *f) {
+ * and each side's mesh vertices already in the world (pm, pn; either may be NULL). The poses
+ * come by address: 56-byte values copied onto the stack for each candidate were read back
+ * wider than they were written, a store-forwarding stall per candidate on the CPU. */
+static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, const xform *pX_WM,
+                                                const xform *pX_WN, real Em, real En, hsTetCache *cm,
+                                                hsTetCache *cn, const real *pm, const real *pn, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
+  const xform X_WM = *pX_WM, X_WN = *pX_WN;
   int ok = 0;
   vec3 tm[4], tri[3], gm, nrm, nW;
   real cmv, pmv[4], dW;
@@ -370,8 +373,8 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
  * polygon from its record. */
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
-  return hs_face_compute_cached(H, p, ea, eb, X_WM, X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0, (const real *)0,
-                                (const real *)0, f);
+  return hs_face_compute_cached(H, p, ea, eb, &X_WM, &X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0,
+                                (const real *)0, (const real *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. cm, cn: tet caches
@@ -382,7 +385,7 @@ static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWor
   const int m = H->pair_m[p], n = H->pair_n[p];
   *pair = p;
   return hs_face_compute_cached(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
-                                W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
+                                W->X_WG + (long)world * H->ngeom + m, W->X_WG + (long)world * H->ngeom + n,
                                 *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn,
                                 (const real *)0, (const real *)0, f);
 }
@@ -509,7 +512,7 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
     }
     hydroFace f;
     if (!hs_face_compute_cached(H, ps, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
-                                W->X_WG[(long)world * H->ngeom + m], W->X_WG[(long)world * H->ngeom + n],
+                                W->X_WG + (long)world * H->ngeom + m, W->X_WG + (long)world * H->ngeom + n,
                                 *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, pm, pn,
                                 &f))
       continue;
