@@ -50,18 +50,21 @@ static inline ISO_HD quat quat_normalize(quat q) {
   return quat_make(q.w * s, q.x * s, q.y * s, q.z * s);
 }
 
-/* q ⊗ (0, v) ⊗ q*, as v + 2w (u × v) + 2 u × (u × v) with u the vector part. */
-static inline ISO_HD vec3 quat_rotate(quat q, vec3 v) {
+/* q ⊗ (0, v) ⊗ q*, as v + 2w (u × v) + 2 u × (u × v) with u the vector part. Inlined wherever
+ * it is used (as are quat_inv_rotate and quat_to_m3): a call passes q and v through the stack
+ * (over 16 bytes each), written in halves and read back whole, a store-forwarding stall that
+ * cost more than the rotation on the contact paths. */
+static inline ISO_HD ISO_INLINE vec3 quat_rotate(quat q, vec3 v) {
   vec3 u = quat_vec(q);
   vec3 t = v3_scale(v3_cross(u, v), (real)2);
   return v3_add(v3_axpy(v, q.w, t), v3_cross(u, t));
 }
 
 /* q* ⊗ (0, v) ⊗ q: world to body. */
-static inline ISO_HD vec3 quat_inv_rotate(quat q, vec3 v) { return quat_rotate(quat_conj(q), v); }
+static inline ISO_HD ISO_INLINE vec3 quat_inv_rotate(quat q, vec3 v) { return quat_rotate(quat_conj(q), v); }
 
 /* R with R v == quat_rotate(q, v), for a unit q. */
-static inline ISO_HD mat3 quat_to_m3(quat q) {
+static inline ISO_HD ISO_INLINE mat3 quat_to_m3(quat q) {
   mat3 R;
   real xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
   real xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;

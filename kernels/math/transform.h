@@ -23,7 +23,7 @@ static inline ISO_HD xform xf_make(quat q, vec3 p) {
 static inline ISO_HD xform xf_identity(void) { return xf_make(quat_identity(), v3_zero()); }
 
 /* X_AB · X_BC = X_AC */
-static inline ISO_HD xform xf_mul(xform X_AB, xform X_BC) {
+static inline ISO_HD ISO_INLINE xform xf_mul(xform X_AB, xform X_BC) {
   return xf_make(quat_mul(X_AB.q, X_BC.q), v3_add(X_AB.p, quat_rotate(X_AB.q, X_BC.p)));
 }
 
@@ -34,18 +34,18 @@ static inline ISO_HD xform xf_inv(xform X) {
 }
 
 /* R p + t: a point given in B, returned in A. */
-static inline ISO_HD vec3 xf_point(xform X, vec3 p) { return v3_add(quat_rotate(X.q, p), X.p); }
+static inline ISO_HD ISO_INLINE vec3 xf_point(xform X, vec3 p) { return v3_add(quat_rotate(X.q, p), X.p); }
 
 /* R v: a free vector given in B, returned in A. */
-static inline ISO_HD vec3 xf_vector(xform X, vec3 v) { return quat_rotate(X.q, v); }
+static inline ISO_HD ISO_INLINE vec3 xf_vector(xform X, vec3 v) { return quat_rotate(X.q, v); }
 
 /* Rᵀ (p − t): a point given in A, returned in B. */
-static inline ISO_HD vec3 xf_inv_point(xform X, vec3 p) {
+static inline ISO_HD ISO_INLINE vec3 xf_inv_point(xform X, vec3 p) {
   return quat_inv_rotate(X.q, v3_sub(p, X.p));
 }
 
 /* Rᵀ v: a free vector given in A, returned in B. */
-static inline ISO_HD vec3 xf_inv_vector(xform X, vec3 v) { return quat_inv_rotate(X.q, v); }
+static inline ISO_HD ISO_INLINE vec3 xf_inv_vector(xform X, vec3 v) { return quat_inv_rotate(X.q, v); }
 
 static inline ISO_HD int xf_isfinite(xform X) { return quat_isfinite(X.q) && v3_isfinite(X.p); }
 
