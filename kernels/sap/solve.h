@@ -33,6 +33,7 @@
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
 #include "kernels/sap/batch.h"
+#include "kernels/sap/contact_pair.h"
 #include "kernels/sap/contact.h"
 #include "kernels/sap/delassus.h"
 #include "kernels/sap/hessian_rigid.h"
@@ -187,6 +188,19 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
     real gam[SAP_MAX_ROWS];
     if (ws) { /* J·v is the workspace's; G is kept for the Hessian */
       sapWorkCon *k = ws + i;
+#if ISO_PAIRS
+      if (sap_con_lagged_pair(con, i, n)) { /* two laws side by side; sums in constraint order */
+        real la, lb;
+        sap_hc_lagged_eval2(&con[i].data, &con[i + 1].data, k[0].vc, k[1].vc, k[0].gam, k[1].gam, k[0].G, k[1].G,
+                            &la, &lb);
+        lc += la;
+        sap_cj_apply_t(&k[0].j, cl, k[0].gam, 1, rhs);
+        lc += lb;
+        sap_cj_apply_t(&k[1].j, cl, k[1].gam, 1, rhs);
+        ++i;
+        continue;
+      }
+#endif
       lc += sap_con_law(con + i, k->vc, k->gam, k->G);
       sap_cj_apply_t(&k->j, cl, k->gam, 1, rhs); /* rhs = Jᵀγ */
       continue;
@@ -298,6 +312,29 @@ static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, 
   return cost;
 }
 
+#if ISO_PAIRS
+/* sap_line_con of two lagged contacts (sap_con_lagged_pair), their laws side by side; their
+ * terms go into ℓ', ℓ'' and the returned ℓ in constraint order, as two calls would add them. */
+static inline void sap_line_con2(const sapCon *c, const sapWorkCon *k, real alpha, real *cost, real *g1,
+                                 real *g2) {
+  real vc[2][3], gam[2][3], G[2][9], l[2];
+  for (int q = 0; q < 2; ++q)
+    for (int r = 0; r < 3; ++r) vc[q][r] = k[q].vc[r] + alpha * k[q].dvc[r];
+  sap_hc_lagged_eval2(&c[0].data, &c[1].data, vc[0], vc[1], gam[0], gam[1], G[0], G[1], l, l + 1);
+  for (int q = 0; q < 2; ++q) {
+    const real *d = k[q].dvc;
+    real dg = d[0] * gam[q][0];
+    for (int r = 1; r < 3; ++r) dg += d[r] * gam[q][r];
+    *g1 -= dg;
+    real h = *g2;
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) h += d[a] * G[q][3 * a + b] * d[b];
+    *g2 = h;
+    *cost += l[q];
+  }
+}
+#endif
+
 /* ℓ along the line v + αΔv: value and first two derivatives (§5.2 step 4). a0 = Δpᵀ(v − v*),
  * a2 = ΔvᵀAΔv, cA = ½(v − v*)ᵀA(v − v*); dv = Δv. With a workspace, J·v and J·Δv are its own
  * (α only scales J·Δv), so an evaluation costs the laws alone. */
@@ -311,6 +348,13 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const sapWorkC
   for (int i = 0; i < n; ++i) {
     if (ws) { /* J·v and J·Δv from the workspace: they do not depend on α */
       const sapWorkCon *k = ws + i;
+#if ISO_PAIRS
+      if (sap_con_lagged_pair(con, i, n)) {
+        sap_line_con2(con + i, k, alpha, &cost, &g1, &g2);
+        ++i;
+        continue;
+      }
+#endif
       if (k->j.rows == 3) cost += sap_line_con(con + i, 3, k->vc, k->dvc, alpha, &g1, &g2);
       else cost += sap_line_con(con + i, k->j.rows, k->vc, k->dvc, alpha, &g1, &g2);
       continue;
