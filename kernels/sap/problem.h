@@ -177,28 +177,28 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
  * and then applied by every pass that needs them; where they live is the caller's: scratch on
  * the stack, the solver's workspace (kernels/sap/solve.h), or a dense kind's pool. */
 typedef struct sapConJ {
+  mat3 R;              /* R_WC, read where coef is set (first: its pairs of reals 16-byte aligned) */
   int rows;
   int clique[2];    /* −1: none (the world); then J[q] is NULL */
   const real *J[2]; /* block q: rows × (its clique's nv, or ncols[q] gathered columns) */
   const int *cols[2]; /* NULL, or the clique columns of a gather block's columns */
   int ncols[2];
   const real *coef[2]; /* sapJac's: a gather block's vertex coefficients, or NULL */
-  mat3 R;              /* R_WC, read where coef is set */
 } sapConJ;
 
-/* The blocks of j, formed into storage[q] where j's kind is compact (see sap_block_get). */
-static inline ISO_HD ISO_INLINE sapConJ sap_jac_blocks(const sapJac *j, real storage[2][SAP_BLOCK_MAX]) {
-  sapConJ b;
-  b.rows = j->rows;
+/* The blocks of j into *b, formed into storage[q] where j's kind is compact (see
+ * sap_block_get). Written in place, not returned: a returned sapConJ was built in a temporary
+ * and copied with wider loads than its stores, a store-forwarding stall per constraint. */
+static inline ISO_HD ISO_INLINE void sap_jac_blocks(const sapJac *j, real storage[2][SAP_BLOCK_MAX], sapConJ *b) {
+  b->R = j->R_WC;
+  b->rows = j->rows;
   for (int q = 0; q < 2; ++q) {
-    b.clique[q] = j->clique[q];
-    b.J[q] = j->clique[q] >= 0 ? sap_block_get(j, q, storage[q]) : (const real *)0;
-    b.cols[q] = j->cols[q];
-    b.ncols[q] = j->ncols[q];
-    b.coef[q] = j->clique[q] >= 0 ? j->coef[q] : (const real *)0;
+    b->clique[q] = j->clique[q];
+    b->J[q] = j->clique[q] >= 0 ? sap_block_get(j, q, storage[q]) : (const real *)0;
+    b->cols[q] = j->cols[q];
+    b->ncols[q] = j->ncols[q];
+    b->coef[q] = j->clique[q] >= 0 ? j->coef[q] : (const real *)0;
   }
-  b.R = j->R_WC;
-  return b;
 }
 
 /* The loops below with the sizes as arguments: called with literal sizes for the common case (a
@@ -513,21 +513,24 @@ static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *
 /* vc = J·x for constraint j and the world's vector x; cl: the world's cliques. */
 static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, const real *x, real *vc) {
   real storage[2][SAP_BLOCK_MAX];
-  const sapConJ b = sap_jac_blocks(j, storage);
+  sapConJ b;
+  sap_jac_blocks(j, storage, &b);
   sap_cj_apply(&b, cl, x, vc);
 }
 
 /* out += s·Jᵀ·g for constraint j. */
 static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, const real *g, real s, real *out) {
   real storage[2][SAP_BLOCK_MAX];
-  const sapConJ b = sap_jac_blocks(j, storage);
+  sapConJ b;
+  sap_jac_blocks(j, storage, &b);
   sap_cj_apply_t(&b, cl, g, s, out);
 }
 
 /* H += JᵀGJ for constraint j. */
 static inline ISO_HD void sap_con_add_hessian(const sapJac *j, const sapClique *cl, const real *G, int nv, real *H) {
   real storage[2][SAP_BLOCK_MAX];
-  const sapConJ b = sap_jac_blocks(j, storage);
+  sapConJ b;
+  sap_jac_blocks(j, storage, &b);
   sap_cj_add_hessian(&b, cl, G, nv, H);
 }
 

@@ -148,7 +148,7 @@ static inline ISO_HD void sap_work_begin(const sapBatch *B, int w, sapWorkCon *w
   for (int i = 0; i < B->ncon[w]; ++i) {
     sapWorkCon *k = ws + i;
     const sapJac j = sap_con_jac(B, w, con + i);
-    k->j = sap_jac_blocks(&j, k->J);
+    sap_jac_blocks(&j, k->J, &k->j);
     k->r[0] = j.r[0], k->r[1] = j.r[1];
     sap_cj_apply(&k->j, cl, v, k->vc);
   }
@@ -361,7 +361,8 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const sapWorkC
     }
     real storage[2][SAP_BLOCK_MAX], vc[SAP_MAX_ROWS], d[SAP_MAX_ROWS];
     const sapJac j = sap_con_jac(B, w, con + i);
-    const sapConJ b = sap_jac_blocks(&j, storage);
+    sapConJ b;
+    sap_jac_blocks(&j, storage, &b);
     sap_cj_apply(&b, cl, v, vc); /* J·v and J·Δv */
     sap_cj_apply(&b, cl, dv, d);
     cost += sap_line_con(con + i, b.rows, vc, d, alpha, &g1, &g2);
