@@ -108,10 +108,12 @@ typedef struct sapCon {
 
 /* A constraint's Jacobian data at this step, formed from its compact data where it is needed. */
 typedef struct sapJac {
-  int rows;
-  int block[2], clique[2];
+  /* the reals first, 16-byte aligned: a sapJac is returned by value, and its copy then reads
+   * whole pairs where they were written as pairs (no store-forwarding stall) */
   mat3 R_WC;  /* the constraint frame; columns Cx, Cy, Cz = n̂_AB for a contact */
   vec3 r[2];  /* RIGID_POINT: the point minus the clique's origin, world frame */
+  int rows;
+  int block[2], clique[2];
   const real *Jd[2]; /* DENSE: the block in the world's pool; GATHER: its rows × ncols reals */
   const int *cols[2]; /* GATHER: the clique's columns of the block's columns; NULL otherwise */
   int ncols[2];
