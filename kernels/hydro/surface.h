@@ -495,9 +495,11 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
                                                 real *posed_m, real *posed_n) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
+  /* 2 × 64 slots of 544 bytes: cleared at the first pair that reads them (tet–tet,
+   * triangle–tet), so a world of half-space pairs alone does not sweep 70 KB of stack (more
+   * than the L1 cache) every step */
   hsTetCache cm[HS_TET_SLOTS], cn[HS_TET_SLOTS];
-  hs_tet_cache_reset(cm);
-  hs_tet_cache_reset(cn);
+  int cache_clear = 0;
   const int *count = W->pair_count + (long)world * H->npair;
   const int *off = W->pair_off + (long)world * H->npair;
   int p = -1, ps = 0;
@@ -509,6 +511,11 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
       p = ps;
       pm = hs_posed_for(H, W, world, m, count[p], posed_m);
       pn = hs_posed_for(H, W, world, n, count[p], posed_n);
+      if (!cache_clear && (H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC)) {
+        hs_tet_cache_reset(cm);
+        hs_tet_cache_reset(cn);
+        cache_clear = 1;
+      }
     }
     hydroFace f;
     if (!hs_face_compute_cached(H, ps, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
