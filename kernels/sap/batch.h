@@ -117,42 +117,41 @@ static inline ISO_HD const sapClique *sap_batch_cliques(const sapBatch *B, int w
   return B->clique + (long)B->max_clique * w;
 }
 
-/* Constraint c of world w's Jacobian data, by kind: a contact's from its record and the step's
- * clique origins. */
-static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
-  sapJac j;
+/* Constraint c of world w's Jacobian data, by kind, into *j: a contact's from its record and the
+ * step's clique origins. In place for the reason sap_jac_make_to gives. */
+static inline ISO_HD void sap_con_jac_to(const sapBatch *B, int w, const sapCon *c, sapJac *j) {
   if (c->kind == SAP_CON_DEF_DD) { /* two gather blocks beside its record */
     const femDDJac *r = B->fem_ddj + (long)w * B->max_fem_dd + c->contact;
-    j.rows = 3;
-    j.R_WC = m3_from_rows(v3(r->R[0], r->R[1], r->R[2]), v3(r->R[3], r->R[4], r->R[5]), v3(r->R[6], r->R[7], r->R[8]));
-    j.r[0] = j.r[1] = v3_zero(); /* unread by gather blocks */
+    j->rows = 3;
+    j->R_WC = m3_from_rows(v3(r->R[0], r->R[1], r->R[2]), v3(r->R[3], r->R[4], r->R[5]), v3(r->R[6], r->R[7], r->R[8]));
+    j->r[0] = j->r[1] = v3_zero(); /* unread by gather blocks */
     for (int q = 0; q < 2; ++q) {
-      j.block[q] = SAP_BLOCK_GATHER, j.clique[q] = c->clique[q];
-      j.Jd[q] = r->J[q], j.cols[q] = r->cols[q], j.ncols[q] = 12, j.coef[q] = r->coef[q];
+      j->block[q] = SAP_BLOCK_GATHER, j->clique[q] = c->clique[q];
+      j->Jd[q] = r->J[q], j->cols[q] = r->cols[q], j->ncols[q] = 12, j->coef[q] = r->coef[q];
     }
-    return j;
+    return;
   }
   if (c->kind == SAP_CON_DEF_CONTACT || c->kind == SAP_CON_DEF_FIXED) { /* a gather block held by its record */
     const femContact *r = B->fem_con + (long)w * B->max_fem_con + c->contact;
     const vec3 o[2] = {v3_zero(), sap_batch_origin(B, w, c->clique[1])};
-    j = sap_jac_make(c, r->point, r->normal, o);
-    j.Jd[0] = r->J, j.cols[0] = r->cols, j.ncols[0] = 9, j.coef[0] = r->coef;
+    sap_jac_make_to(c, r->point, r->normal, o, j);
+    j->Jd[0] = r->J, j->cols[0] = r->cols, j->ncols[0] = 9, j->coef[0] = r->coef;
     if (c->block[1] == SAP_BLOCK_DENSE) /* a jointed body: its tree's block in the pool */
-      j.Jd[1] = B->jpool + (long)w * B->max_jpool + B->con_jac[(long)w * B->max_con + (c - (B->con + (long)w * B->max_con))];
-    return j;
+      j->Jd[1] = B->jpool + (long)w * B->max_jpool + B->con_jac[(long)w * B->max_con + (c - (B->con + (long)w * B->max_con))];
+    return;
   }
   if (c->kind == SAP_CON_CONTACT) {
     const contactRec *r = B->list + (long)w * B->max_list + c->contact;
     vec3 o[2] = {sap_batch_origin(B, w, c->clique[0]), sap_batch_origin(B, w, c->clique[1])};
-    j = sap_jac_make(c, r->point, r->normal, o);
+    sap_jac_make_to(c, r->point, r->normal, o, j);
   } else { /* a joint kind: dense blocks only */
-    j.rows = c->rows;
-    for (int q = 0; q < 2; ++q) j.block[q] = c->block[q], j.clique[q] = c->clique[q];
-    j.Jd[0] = j.Jd[1] = (const real *)0;
-    j.cols[0] = j.cols[1] = (const int *)0;
-    j.ncols[0] = j.ncols[1] = 0;
-    j.coef[0] = j.coef[1] = (const real *)0;
-    j.R_WC = m3_identity(); /* unread by dense blocks */
+    j->rows = c->rows;
+    for (int q = 0; q < 2; ++q) j->block[q] = c->block[q], j->clique[q] = c->clique[q];
+    j->Jd[0] = j->Jd[1] = (const real *)0;
+    j->cols[0] = j->cols[1] = (const int *)0;
+    j->ncols[0] = j->ncols[1] = 0;
+    j->coef[0] = j->coef[1] = (const real *)0;
+    j->R_WC = m3_identity(); /* unread by dense blocks */
   }
   if (c->block[0] == SAP_BLOCK_DENSE || c->block[1] == SAP_BLOCK_DENSE) {
     const long i = (long)(c - (B->con + (long)w * B->max_con));
@@ -160,10 +159,16 @@ static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *
     const sapClique *cl = sap_batch_cliques(B, w);
     for (int q = 0; q < 2; ++q) {
       if (c->clique[q] < 0 || c->block[q] != SAP_BLOCK_DENSE) continue;
-      j.Jd[q] = J;
+      j->Jd[q] = J;
       J += c->rows * cl[c->clique[q]].nv;
     }
   }
+}
+
+/* sap_con_jac_to as a value. */
+static inline ISO_HD sapJac sap_con_jac(const sapBatch *B, int w, const sapCon *c) {
+  sapJac j;
+  sap_con_jac_to(B, w, c, &j);
   return j;
 }
 

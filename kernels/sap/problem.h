@@ -134,21 +134,29 @@ static inline ISO_HD mat3 sap_frame_from_z(vec3 n) {
 }
 
 /* The Jacobian data of contact constraint c at p_WC with normal n̂_BA (Cz = n̂_AB = −n̂_BA);
- * o[q]: the origin of clique[q] (zero for the world). */
+ * o[q]: the origin of clique[q] (zero for the world). Written into *j: a sapJac built in a
+ * temporary and copied out is read back in wider pieces than it was written (a store-forwarding
+ * stall per constraint on the CPU), so the per-step paths fill theirs in place. */
+static inline ISO_HD ISO_INLINE void sap_jac_make_to(const sapCon *c, vec3 p_WC, vec3 nhat_BA, const vec3 o[2],
+                                                     sapJac *j) {
+  j->rows = c->rows;
+  for (int q = 0; q < 2; ++q) {
+    j->block[q] = c->block[q];
+    j->clique[q] = c->clique[q];
+  }
+  j->R_WC = sap_frame_from_z(v3_neg(nhat_BA));
+  j->r[0] = v3_sub(p_WC, o[0]);
+  j->r[1] = v3_sub(p_WC, o[1]);
+  j->Jd[0] = j->Jd[1] = (const real *)0;
+  j->cols[0] = j->cols[1] = (const int *)0;
+  j->ncols[0] = j->ncols[1] = 0;
+  j->coef[0] = j->coef[1] = (const real *)0;
+}
+
+/* sap_jac_make_to as a value, for the paths that run once per result query or contact. */
 static inline ISO_HD ISO_INLINE sapJac sap_jac_make(const sapCon *c, vec3 p_WC, vec3 nhat_BA, const vec3 o[2]) {
   sapJac j;
-  j.rows = c->rows;
-  for (int q = 0; q < 2; ++q) {
-    j.block[q] = c->block[q];
-    j.clique[q] = c->clique[q];
-  }
-  j.R_WC = sap_frame_from_z(v3_neg(nhat_BA));
-  j.r[0] = v3_sub(p_WC, o[0]);
-  j.r[1] = v3_sub(p_WC, o[1]);
-  j.Jd[0] = j.Jd[1] = (const real *)0;
-  j.cols[0] = j.cols[1] = (const int *)0;
-  j.ncols[0] = j.ncols[1] = 0;
-  j.coef[0] = j.coef[1] = (const real *)0;
+  sap_jac_make_to(c, p_WC, nhat_BA, o, &j);
   return j;
 }
 

@@ -147,7 +147,8 @@ static inline ISO_HD void sap_work_begin(const sapBatch *B, int w, sapWorkCon *w
   const sapCon *con = B->con + (long)w * B->max_con;
   for (int i = 0; i < B->ncon[w]; ++i) {
     sapWorkCon *k = ws + i;
-    const sapJac j = sap_con_jac(B, w, con + i);
+    sapJac j;
+    sap_con_jac_to(B, w, con + i, &j);
     sap_jac_blocks(&j, k->J, &k->j);
     k->r[0] = j.r[0], k->r[1] = j.r[1];
     sap_cj_apply(&k->j, cl, v, k->vc);

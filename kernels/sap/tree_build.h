@@ -69,7 +69,7 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
     c->clique[0] = ba, c->clique[1] = bb;
     c->block[0] = c->block[1] = SAP_BLOCK_RIGID_POINT;
     vec3 o[2] = {sap_body_origin(X_WB, ba), sap_body_origin(X_WB, bb)};
-    *out = sap_jac_make(c, p_WC, nhat_BA, o);
+    sap_jac_make_to(c, p_WC, nhat_BA, o, out);
     return 1;
   }
   c->clique[0] = sap_body_clique(TS, ba, &c->block[0]);
@@ -79,11 +79,11 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
   for (int q = 0; q < 2; ++q)
     if (c->clique[q] < 0) c->block[q] = SAP_BLOCK_RIGID_POINT; /* no block: the world, or welded */
   const int same = c->clique[0] >= 0 && c->clique[0] == c->clique[1];
-  sapJac j = sap_jac_make(c, p_WC, nhat_BA, o);
   if (c->block[0] != SAP_BLOCK_DENSE && c->block[1] != SAP_BLOCK_DENSE) {
-    *out = j;
+    sap_jac_make_to(c, p_WC, nhat_BA, o, out);
     return 1;
   }
+  sapJac j = sap_jac_make(c, p_WC, nhat_BA, o);
   pool->con_jac[ci] = pool->used;
   if (same) { /* one block on the shared clique: J_B − J_A */
     int b0, b1, v0, n;
