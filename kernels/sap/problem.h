@@ -108,8 +108,8 @@ typedef struct sapCon {
 
 /* A constraint's Jacobian data at this step, formed from its compact data where it is needed. */
 typedef struct sapJac {
-  /* the reals first, 16-byte aligned: a sapJac is returned by value, and its copy then reads
-   * whole pairs where they were written as pairs (no store-forwarding stall) */
+  /* the reals first: where a sapJac is still returned by value (sap_con_jac, sap_jac_make), the
+   * copy then reads pairs of reals where they were written as pairs (no store-forwarding stall) */
   mat3 R_WC;  /* the constraint frame; columns Cx, Cy, Cz = n̂_AB for a contact */
   vec3 r[2];  /* RIGID_POINT: the point minus the clique's origin, world frame */
   int rows;
@@ -187,7 +187,7 @@ static inline ISO_HD const real *sap_block_get(const sapJac *j, int q, real *scr
  * and then applied by every pass that needs them; where they live is the caller's: scratch on
  * the stack, the solver's workspace (kernels/sap/solve.h), or a dense kind's pool. */
 typedef struct sapConJ {
-  mat3 R;              /* R_WC, read where coef is set (first: its pairs of reals 16-byte aligned) */
+  mat3 R;              /* R_WC, read where coef is set (first, as in sapJac) */
   int rows;
   int clique[2];    /* −1: none (the world); then J[q] is NULL */
   const real *J[2]; /* block q: rows × (its clique's nv, or ncols[q] gathered columns) */

@@ -16,9 +16,9 @@
  * Nothing per iteration is stored per world: a constraint stores its kind, its cliques, its
  * block kinds, its record's index and its law's data (the batch's arrays: kernels/sap/batch.h).
  * A world solved by sap_solve_world with a workspace (sapBatch.work: per CPU thread, not per
- * world) forms each constraint's blocks once per step and keeps J·v, J·Δv and G there across the passes of an iteration; without one (the
- * batched path, the GPU) every pass forms the Jacobian data (sapJac) from the compact data and
- * recomputes what it needs. Both do the same arithmetic on the same values in the same order,
+ * world) forms each constraint's blocks once per step and keeps J·v, J·Δv and G there across
+ * the passes of an iteration; without one (the batched path, the GPU) every pass forms the
+ * Jacobian data (sapJac) from the compact data and recomputes what it needs. Both do the same arithmetic on the same values in the same order,
  * so their results are bitwise the same. */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
@@ -296,13 +296,9 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
   }
 }
 
-/* One constraint's part of the line search at α (m rows): J·v + αJ·Δv, the law there; ℓ'(α) and
- * ℓ''(α) take their terms in place, in constraint order. Returns ℓᵢ. */
-static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, const real *d, real alpha, real *g1,
-                                       real *g2) {
-  real vc[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
-  for (int k = 0; k < m; ++k) vc[k] = vc0[k] + alpha * d[k];
-  const real cost = sap_con_law(c, vc, gam, G);
+/* One constraint's terms of ℓ'(α) and ℓ''(α) (m rows) from its γ and G at the line's point and
+ * J·Δv = d, taken in place in constraint order. */
+static inline ISO_HD void sap_line_terms(int m, const real *d, const real *gam, const real *G, real *g1, real *g2) {
   real dg = d[0] * gam[0];
   for (int k = 1; k < m; ++k) dg += d[k] * gam[k];
   *g1 -= dg;
@@ -310,12 +306,22 @@ static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, 
   for (int a = 0; a < m; ++a)
     for (int b = 0; b < m; ++b) h += d[a] * G[m * a + b] * d[b];
   *g2 = h;
+}
+
+/* One constraint's part of the line search at α (m rows): J·v + αJ·Δv, the law there, its
+ * terms of ℓ'(α) and ℓ''(α) (sap_line_terms). Returns ℓᵢ. */
+static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, const real *d, real alpha, real *g1,
+                                       real *g2) {
+  real vc[SAP_MAX_ROWS], gam[SAP_MAX_ROWS], G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  for (int k = 0; k < m; ++k) vc[k] = vc0[k] + alpha * d[k];
+  const real cost = sap_con_law(c, vc, gam, G);
+  sap_line_terms(m, d, gam, G, g1, g2);
   return cost;
 }
 
 #if ISO_PAIRS
 /* sap_line_con of two lagged contacts (sap_con_lagged_pair), their laws side by side; their
- * terms go into ℓ', ℓ'' and the returned ℓ in constraint order, as two calls would add them. */
+ * terms go into ℓ', ℓ'' and ℓ in constraint order, as two calls would add them. */
 static inline void sap_line_con2(const sapCon *c, const sapWorkCon *k, real alpha, real *cost, real *g1,
                                  real *g2) {
   real vc[2][3], gam[2][3], G[2][9], l[2];
@@ -323,14 +329,7 @@ static inline void sap_line_con2(const sapCon *c, const sapWorkCon *k, real alph
     for (int r = 0; r < 3; ++r) vc[q][r] = k[q].vc[r] + alpha * k[q].dvc[r];
   sap_hc_lagged_eval2(&c[0].data, &c[1].data, vc[0], vc[1], gam[0], gam[1], G[0], G[1], l, l + 1);
   for (int q = 0; q < 2; ++q) {
-    const real *d = k[q].dvc;
-    real dg = d[0] * gam[q][0];
-    for (int r = 1; r < 3; ++r) dg += d[r] * gam[q][r];
-    *g1 -= dg;
-    real h = *g2;
-    for (int a = 0; a < 3; ++a)
-      for (int b = 0; b < 3; ++b) h += d[a] * G[q][3 * a + b] * d[b];
-    *g2 = h;
+    sap_line_terms(3, k[q].dvc, gam[q], G[q], g1, g2);
     *cost += l[q];
   }
 }
