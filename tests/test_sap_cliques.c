@@ -231,6 +231,50 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
     }
 }
 
+/* The 3-row path on dense blocks of at most SAP_HESS_SMALL columns (sap_cj_add_hessian_3small: a
+ * tree's contact beside a free body's, a tree against itself or the world) gives the general
+ * loop's H to the bit: the same sums in the same order, only formed in another loop order. The
+ * cliques lie in v in both orders (a tree before and after a free body) and span the sizes the
+ * path takes (1 to 12 columns); a clique of 13 takes the general loop, which the assembly must
+ * still reach. */
+Test(sap_cliques, small_dense_blocks_hessian_is_the_general_loops_to_the_bit) {
+  test_rng r = {91};
+  const sapClique cl[5] = {{3, 0, 0}, {6, 3, 0}, {12, 9, 0}, {1, 21, 0}, {13, 22, 0}};
+  const int nv = 35;
+  const int cases[9][2] = {{0, 1}, {1, 0}, {2, 1}, {1, 2}, {0, -1}, {-1, 2}, {0, 0}, {3, 2}, {4, 1}};
+  for (int t = 0; t < 9; ++t)
+    for (int rep = 0; rep < 20; ++rep) {
+      double J[2][3 * 13], G[9], M[9];
+      sapConJ j;
+      j.rows = 3;
+      j.R = m3_identity();
+      for (int i = 0; i < 9; ++i) M[i] = test_rng_uniform(&r, -1, 1);
+      for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) G[3 * i + k] = M[i] * M[k] + M[3 + i] * M[3 + k] + M[6 + i] * M[6 + k];
+      for (int q = 0; q < 2; ++q) {
+        j.clique[q] = cases[t][q];
+        j.J[q] = (const double *)0, j.cols[q] = (const int *)0, j.ncols[q] = 0, j.coef[q] = (const double *)0;
+        if (j.clique[q] < 0) continue;
+        for (int i = 0; i < 3 * cl[j.clique[q]].nv; ++i) J[q][i] = test_rng_uniform(&r, -1, 1);
+        j.J[q] = J[q];
+      }
+      double Hs[35 * 35], Hg[35 * 35];
+      for (int i = 0; i < nv * nv; ++i) Hs[i] = Hg[i] = test_rng_uniform(&r, -1, 1); /* H holds A already */
+      sap_cj_add_hessian(&j, cl, G, nv, Hs);
+      sap_cj_add_hessian_m(&j, 3, cl, G, nv, Hg);
+      int changed = 0;
+      for (int i = 0; i < nv * nv; ++i) {
+        cr_assert(memcmp(&Hs[i], &Hg[i], sizeof(double)) == 0, "case %d: H[%d] %.17g, general loop %.17g", t, i, Hs[i],
+                  Hg[i]);
+        changed |= Hs[i] != Hg[i];
+      }
+      double H0[35 * 35] = {0};
+      sap_cj_add_hessian(&j, cl, G, nv, H0);
+      for (int i = 0; i < nv * nv; ++i) changed |= H0[i] != 0;
+      cr_assert(changed, "case %d: the constraint adds something", t);
+    }
+}
+
 /* sap_con_delassus_W against J diag(A)⁻¹ Jᵀ written out from the blocks sap_block_get gives
  * (a gather block's columns at its clique's columns cols): symmetric to the bit (its lower
  * triangle is mirrored) and equal to 1e-14 of its largest entry (sums of at most 24 products of

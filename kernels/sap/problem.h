@@ -335,6 +335,17 @@ static inline ISO_HD void sap_hessian_block_n(const real *Jp, const real *GJ, in
   }
 }
 
+/* sap_hessian_block_n for m = 3, the same sums in the same order; H does not overlap J_p or GJ,
+ * which lets the compiler keep the column's three G·J values in registers without overlap checks. */
+static inline ISO_HD void sap_hessian_block_3(const real *ISO_RESTRICT Jp, const real *ISO_RESTRICT GJ, int np, int nq,
+                                              int diag, int nv, real *ISO_RESTRICT Hpq) {
+  for (int b = 0; b < nq; ++b) {
+    real *ISO_RESTRICT Hb = Hpq + (long)b * nv;
+    const real g0 = GJ[b], g1 = GJ[nq + b], g2 = GJ[2 * nq + b];
+    for (int a = diag ? b : 0; a < np; ++a) Hb[a] += Jp[a] * g0 + Jp[np + a] * g1 + Jp[2 * np + a] * g2;
+  }
+}
+
 /* The common case, a 3-row constraint on 6-DoF cliques, with literal sizes and G·J_q formed
  * whole (3 × 6). */
 static inline ISO_HD void sap_cj_add_hessian_36(const sapConJ *j, const sapClique *cl, const real *G, int nv, real *H) {
@@ -472,6 +483,37 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
   }
 }
 
+/* The most DoFs of a clique whose G·J_q sap_cj_add_hessian_3small forms whole (3 × 12 reals of
+ * scratch): a jointed tree of a robot arm and its hand, or a free body. */
+#define SAP_HESS_SMALL 12
+
+/* A 3-row constraint on dense blocks of at most SAP_HESS_SMALL columns (a tree's contact beside
+ * a free body's, as in a grasp): G·J_q formed whole, then each block of H as in
+ * sap_cj_add_hessian_36, the same sums in the same order as sap_cj_add_hessian_m. The general
+ * loop re-derives its pointers and tests its bounds per entry (vectorised in pairs with overlap
+ * checks that cost more than they save at 3 to 12 rows); here each block is one tight loop. */
+static inline ISO_HD void sap_cj_add_hessian_3small(const sapConJ *j, const sapClique *cl, const real *G, int nv,
+                                                    real *H) {
+  for (int q = 0; q < 2; ++q) {
+    if (j->clique[q] < 0) continue;
+    const sapClique *cq = cl + j->clique[q];
+    const int nq = cq->nv;
+    real GJ[3 * SAP_HESS_SMALL];
+    for (int b = 0; b < nq; ++b) {
+      real gj[3];
+      sap_gj_n(G, 3, j->J[q], nq, b, gj);
+      GJ[b] = gj[0], GJ[nq + b] = gj[1], GJ[2 * nq + b] = gj[2];
+    }
+    for (int p = 0; p < 2; ++p) {
+      if (j->clique[p] < 0) continue;
+      const sapClique *cp = cl + j->clique[p];
+      real *Hpq = H + (long)cq->v0 * nv + cp->v0;
+      if (cp->v0 > cq->v0) sap_hessian_block_3(j->J[p], GJ, cp->nv, nq, 0, nv, Hpq);
+      else if (cp->v0 == cq->v0) sap_hessian_block_3(j->J[p], GJ, cp->nv, nq, 1, nv, Hpq);
+    }
+  }
+}
+
 /* H += JᵀGJ for blocks of any sizes (m rows: called with a literal 3 for a contact, so the row
  * loops unroll; the same sums in the same order either way): one column of G·J_q at a time, so
  * no scratch grows with a clique. */
@@ -512,6 +554,11 @@ static inline ISO_HD void sap_cj_add_hessian(const sapConJ *j, const sapClique *
   }
   if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv == 6) && (j->clique[1] < 0 || cl[j->clique[1]].nv == 6)) {
     sap_cj_add_hessian_36(j, cl, G, nv, H);
+    return;
+  }
+  if (m == 3 && (j->clique[0] < 0 || cl[j->clique[0]].nv <= SAP_HESS_SMALL) &&
+      (j->clique[1] < 0 || cl[j->clique[1]].nv <= SAP_HESS_SMALL)) {
+    sap_cj_add_hessian_3small(j, cl, G, nv, H);
     return;
   }
   if (m == 3) sap_cj_add_hessian_m(j, 3, cl, G, nv, H);
