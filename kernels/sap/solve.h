@@ -190,10 +190,9 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
     if (ws) { /* J·v is the workspace's; G is kept for the Hessian */
       sapWorkCon *k = ws + i;
 #if ISO_PAIRS
-      if (sap_con_lagged_pair(con, i, n)) { /* two laws side by side; sums in constraint order */
+      if (sap_con_law_pair(con, i, n)) { /* two laws side by side; sums in constraint order */
         real la, lb;
-        sap_hc_lagged_eval2(&con[i].data, &con[i + 1].data, k[0].vc, k[1].vc, k[0].gam, k[1].gam, k[0].G, k[1].G,
-                            &la, &lb);
+        sap_con_law2(con + i, k[0].vc, k[1].vc, k[0].gam, k[1].gam, k[0].G, k[1].G, &la, &lb);
         lc += la;
         sap_cj_apply_t(&k[0].j, cl, k[0].gam, 1, rhs);
         lc += lb;
@@ -320,14 +319,14 @@ static inline ISO_HD real sap_line_con(const sapCon *c, int m, const real *vc0, 
 }
 
 #if ISO_PAIRS
-/* sap_line_con of two lagged contacts (sap_con_lagged_pair), their laws side by side; their
+/* sap_line_con of two contacts whose laws pair (sap_con_law_pair), side by side; their
  * terms go into ℓ', ℓ'' and ℓ in constraint order, as two calls would add them. */
 static inline void sap_line_con2(const sapCon *c, const sapWorkCon *k, real alpha, real *cost, real *g1,
                                  real *g2) {
   real vc[2][3], gam[2][3], G[2][9], l[2];
   for (int q = 0; q < 2; ++q)
     for (int r = 0; r < 3; ++r) vc[q][r] = k[q].vc[r] + alpha * k[q].dvc[r];
-  sap_hc_lagged_eval2(&c[0].data, &c[1].data, vc[0], vc[1], gam[0], gam[1], G[0], G[1], l, l + 1);
+  sap_con_law2(c, vc[0], vc[1], gam[0], gam[1], G[0], G[1], l, l + 1);
   for (int q = 0; q < 2; ++q) {
     sap_line_terms(3, k[q].dvc, gam[q], G[q], g1, g2);
     *cost += l[q];
@@ -349,7 +348,7 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const sapWorkC
     if (ws) { /* J·v and J·Δv from the workspace: they do not depend on α */
       const sapWorkCon *k = ws + i;
 #if ISO_PAIRS
-      if (sap_con_lagged_pair(con, i, n)) {
+      if (sap_con_law_pair(con, i, n)) {
         sap_line_con2(con + i, k, alpha, &cost, &g1, &g2);
         ++i;
         continue;
