@@ -133,7 +133,6 @@ typedef struct boxSide {
                  centre is subtracted) */
   real e[3];  /* half-widths in the box's own frame */
   real r[3];  /* box a: its radius on b's face axes j (Σᵢ eᵢ·|R|ᵢⱼ); box b: on a's, i (Σⱼ eⱼ·|R|ᵢⱼ) */
-  real size;  /* sum of edge lengths (bvh_node_size's) */
 } boxSide;
 
 static inline ISO_HD void box_side_a(const real lo[3], const real hi[3], const boxRel *rel, boxSide *s) {
@@ -144,7 +143,6 @@ static inline ISO_HD void box_side_a(const real lo[3], const real hi[3], const b
   }
   for (j = 0; j < 3; ++j)
     s->r[j] = s->e[0] * rel->absR.m[0][j] + s->e[1] * rel->absR.m[1][j] + s->e[2] * rel->absR.m[2][j];
-  s->size = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
 }
 
 static inline ISO_HD void box_side_b(const real lo[3], const real hi[3], const boxRel *rel, boxSide *s) {
@@ -158,7 +156,6 @@ static inline ISO_HD void box_side_b(const real lo[3], const real hi[3], const b
     s->c[i] = rel->R.m[i][0] * cb[0] + rel->R.m[i][1] * cb[1] + rel->R.m[i][2] * cb[2] + v3_get(rel->p, i);
     s->r[i] = s->e[0] * rel->absR.m[i][0] + s->e[1] * rel->absR.m[i][1] + s->e[2] * rel->absR.m[i][2];
   }
-  s->size = (hi[0] - lo[0]) + (hi[1] - lo[1]) + (hi[2] - lo[2]);
 }
 
 /* box_sat_faces on two prepared sides (a from box_side_a, b from box_side_b under the same

@@ -13,8 +13,8 @@
  *  - isobar's assets are mostly meshed primitives (boxes, cylinders, spheres, capsules) built
  *    axis-aligned in G, for which local AABBs are as tight as PCA boxes;
  *  - the boxes are axis-aligned only in G: two assets in different frames are tested as
- *    oriented boxes through X_AB (15-axis SAT, kernels/collide/box.h), which is exactly Drake's
- *    OBB–OBB test, so nothing is lost by never refitting as bodies rotate. (Deformable meshes
+ *    oriented boxes through X_AB (the face axes of the separating-axis test, kernels/collide/
+ *    box.h, below), so nothing is lost by never refitting as bodies rotate. (Deformable meshes
  *    change shape; refitting their boxes per step is a later, separate kernel.)
  *
  * Build (host/assets/bvh_build.c): top-down; a node's box is the union of its elements' padded boxes;
@@ -35,14 +35,15 @@
  * traversal tests each element pair's boxes at the leaves, so candidate lists hold exactly
  * the element pairs whose (padded) boxes overlap and nothing the leaf grouping adds.
  *
- * Node tests: a pair of leaves gets the full 15-axis test (box_overlap_rel), as do the element
- * boxes inside multi-element leaves; a pair with an inner node gets only the six face axes
- * (box_overlap_rel_faces), a conservative test at under half the cost. Most node pairs a walk
- * meets overlap (their parents did), so a pair is mostly paid in full, and the nine edge axes
- * rarely separate anything (never between near-aligned boxes: a stack, a thing resting on a
- * floor). Skipping them above the leaves can only let more pairs descend, and a descendant of a
- * separated pair is separated too (node boxes contain their children's bit for bit), so the
- * emitted element pairs are the same: exactly those whose padded boxes pass the full test.
+ * Node tests: every pair, leaves and the element boxes inside multi-element leaves included,
+ * gets the six face axes of the separating-axis test (box_overlap_rel_faces), not the nine edge
+ * cross products of the full 15-axis test (Drake's OBB–OBB test). The emitted element pairs are
+ * exactly those whose padded boxes pass the face axes: a superset of the full test's, so no
+ * contact is lost, and the narrow phase's clip, the exact test, decides. The edge axes cost as
+ * much as the face axes and almost never separate what those keep: none of the five-box
+ * stack's 753k leaf pairs in 1000 steps, none of the pick's 264k in 1500, 3.7 % of the sphere's
+ * 259k in 1000 (bench/RESULTS.md, "The walk's leaf test"). The candidates they would drop clip
+ * to nothing there: every example scene ends in the same state, bit for bit, either way.
  * What a test needs of one node alone (its centre carried into A, its radii on the other box's
  * axes: kernels/collide/box.h, boxSide) is formed once and kept (BVH_SIDES per tree): a walk
  * meets a node in many pairs (the five-box stack's walks test ~650 pairs on 47 nodes a side);
@@ -73,7 +74,7 @@
 #define BVH_COUNT_MAX 2147483647          /* counts saturate here (INT_MAX) */
 /* Nodes' prepared sides a tree-vs-tree walk keeps per tree, by node index modulo this (a power
  * of two): a walk meets a node in many pairs, and a small tree's every node fits. On the CPU,
- * 256 (46 KiB of stack for both trees: the sphere on the box meets ~140 of its sphere's 1,023
+ * 256 (37 KiB of stack for both trees: the sphere on the box meets ~140 of its sphere's 1,023
  * nodes per walk, and 64 slots kept a third of them); a GPU thread keeps the last node only, as
  * its stack is reserved for every thread (ISO_CPU_SCRATCH). */
 #ifndef BVH_SIDES /* tests/test_bvh_one_side.c sets it */
@@ -183,7 +184,6 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     pa = &side[0][ka];
     pb = &side[1][kb];
     if (!box_sat_sides(pa, pb, &rel, t)) continue;
-    if (la && lb && !box_sat_edges(pa->e, pb->e, t, &rel)) continue;
     if (la && lb) {
       int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
       int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);
@@ -194,7 +194,7 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
         const real *bxa = A.box + 6 * ea;
         for (eb = b0; eb < b1; ++eb) {
           const real *bxb = B.box + 6 * eb;
-          if (!single && !box_overlap_rel(bxa, bxa + 3, bxb, bxb + 3, &rel)) continue;
+          if (!single && !box_overlap_rel_faces(bxa, bxa + 3, bxb, bxb + 3, &rel)) continue;
           if (n < cap) {
             out_a[n] = A.elem[ea];
             out_b[n] = B.elem[eb];
@@ -205,7 +205,7 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
       continue;
     }
     if (sp + 2 > BVH_STACK) return -1;
-    if (lb || (!la && pa->size >= pb->size)) {
+    if (lb || (!la && bvh_node_size(na) >= bvh_node_size(nb))) { /* the sides' sizes, recomputed */
       sa[sp] = na->b;
       sb[sp] = ib;
       sa[sp + 1] = na->a;
