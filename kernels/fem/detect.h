@@ -171,7 +171,8 @@ static inline ISO_HD bvhTree fem_surface_refit(const femSapArgs *a, int w, int d
 /* Body d's surface (its tree S refit to this world, positions x) against geometry `geom`'s
  * compliant pressure field (its asset, posed at X, modulus E this world), reference §6.4: the
  * two trees walked together (the surface's boxes in the world, the asset's in its frame, tested
- * under X), and each triangle–tet pair whose boxes meet clipped (hydro_tri_tet in the
+ * under X on the face axes, as kernels/collide/bvh.h's walk), and each triangle–tet pair whose
+ * boxes meet there clipped (hydro_tri_tet in the
  * geometry's frame, with Drake's normal filter on the triangle's outward normal against the
  * tet's pressure gradient). The walk's order is fixed by the trees, so the contacts' is. */
 static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, const real *x, bvhTree S, xform X,
@@ -188,7 +189,7 @@ static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, co
   while (sp > 0) {
     --sp;
     const bvhNode *na = S.node + sa[sp], *nb = G.node + sb[sp];
-    if (!box_overlap_rel(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue;
+    if (!box_overlap_rel_faces(na->lo, na->hi, nb->lo, nb->hi, &rel)) continue; /* as bvh_pairs_walk */
     const int la = bvh_is_leaf(na), lb = bvh_is_leaf(nb);
     if (!(la && lb)) {
       if (sp + 2 > BVH_STACK) {
@@ -215,7 +216,7 @@ static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, co
       if (!(v3_norm2(tn) > 0)) continue;
       for (int kb = bvh_leaf_begin(nb); kb < bvh_leaf_end(nb); ++kb) {
         const real *ba = S.box + 6L * ka, *bb = G.box + 6L * kb;
-        if (!box_overlap_rel(ba, ba + 3, bb, bb + 3, &rel)) continue;
+        if (!box_overlap_rel_faces(ba, ba + 3, bb, bb + 3, &rel)) continue;
         const int e = G.elem[kb];
         const int *te = a->elem + 4L * (e0 + e);
         vec3 tet[4];
