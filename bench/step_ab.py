@@ -26,6 +26,8 @@ RIGID = [
     ("coin", "coin_slide_spin", 1000, 3,
      ["--initial-velocity", "coin=0.5,0,0,0,0,40", "--max-contacts", "378"]),
     ("point", "point_contact", 1000, 100, []),
+    ("pick", "pick", 1500, 3,  # the gripper closes on the cube and lifts it (bench/compare/joints.py's run)
+     ["--joint-target", "lift=0.1", "--joint-target", "left=0.04", "--joint-target", "right=0.04"]),
 ]
 # the deformable compare scenes and the arch; at N worlds (NDEF, fewer: a ball's step is ms) a few
 # steps from the start
