@@ -17,17 +17,27 @@
 #include "support/support.h"
 
 #if ISO_PAIRS
-/* The scalar law and the pair, lanes (a, b), compared to the bit. */
-static void check_pair(const sapContactData *a, const sapContactData *b, const double va[3], const double vb[3]) {
+/* A law of two lanes and its scalar law. */
+typedef void (*pair_law)(const sapContactData *, const sapContactData *, const double *, const double *, double *,
+                         double *, double *, double *, double *, double *);
+typedef double (*scalar_law)(const sapContactData *, const double *, double *, double *);
+
+/* The pair law and the scalar law, lanes (a, b), compared to the bit. */
+static void check_law(pair_law pair, scalar_law scalar, const sapContactData *a, const sapContactData *b,
+                      const double va[3], const double vb[3]) {
   double ga[3], gb[3], Ga[9], Gb[9], la, lb;
   double sga[3], sgb[3], sGa[9], sGb[9];
   memset(Ga, 0x5a, sizeof Ga), memset(Gb, 0x5a, sizeof Gb); /* every entry must be written */
-  sap_hc_lagged_eval2(a, b, va, vb, ga, gb, Ga, Gb, &la, &lb);
-  const double sla = sap_hc_eval(a, va, sga, sGa), slb = sap_hc_eval(b, vb, sgb, sGb);
+  pair(a, b, va, vb, ga, gb, Ga, Gb, &la, &lb);
+  const double sla = scalar(a, va, sga, sGa), slb = scalar(b, vb, sgb, sGb);
   cr_assert(memcmp(&la, &sla, sizeof la) == 0, "cost a %.17g, scalar %.17g", la, sla);
   cr_assert(memcmp(&lb, &slb, sizeof lb) == 0, "cost b %.17g, scalar %.17g", lb, slb);
   cr_assert(memcmp(ga, sga, sizeof ga) == 0 && memcmp(gb, sgb, sizeof gb) == 0, "γ differs");
   cr_assert(memcmp(Ga, sGa, sizeof Ga) == 0 && memcmp(Gb, sGb, sizeof Gb) == 0, "G differs");
+}
+
+static void check_pair(const sapContactData *a, const sapContactData *b, const double va[3], const double vb[3]) {
+  check_law(sap_hc_lagged_eval2, sap_hc_eval, a, b, va, vb);
 }
 
 /* A normal velocity in one of the impulse's regions, by the data's own scales. */
@@ -85,17 +95,8 @@ Test(sap_contact_pair, nan_stays_in_its_lane) {
   const double sl = sap_hc_eval(&b, vb, sg, sG);
   cr_assert(memcmp(&lb, &sl, sizeof lb) == 0 && memcmp(gb, sg, sizeof gb) == 0 && memcmp(Gb, sG, sizeof Gb) == 0);
 }
-/* The convex pair and the scalar cone projection, lanes (a, b), compared to the bit. */
 static void check_cone_pair(const sapContactData *a, const sapContactData *b, const double va[3], const double vb[3]) {
-  double ga[3], gb[3], Ga[9], Gb[9], la, lb;
-  double sga[3], sgb[3], sGa[9], sGb[9];
-  memset(Ga, 0x5a, sizeof Ga), memset(Gb, 0x5a, sizeof Gb); /* every entry must be written */
-  sap_cone_eval2(a, b, va, vb, ga, gb, Ga, Gb, &la, &lb);
-  const double sla = sap_cone_eval(a, va, sga, sGa), slb = sap_cone_eval(b, vb, sgb, sGb);
-  cr_assert(memcmp(&la, &sla, sizeof la) == 0, "cost a %.17g, scalar %.17g", la, sla);
-  cr_assert(memcmp(&lb, &slb, sizeof lb) == 0, "cost b %.17g, scalar %.17g", lb, slb);
-  cr_assert(memcmp(ga, sga, sizeof ga) == 0 && memcmp(gb, sgb, sizeof gb) == 0, "γ differs");
-  cr_assert(memcmp(Ga, sGa, sizeof Ga) == 0 && memcmp(Gb, sGb, sizeof Gb) == 0, "G differs");
+  check_law(sap_cone_eval2, sap_cone_eval, a, b, va, vb);
 }
 
 /* A random convex contact; one in 16 inactive (k = 0: γ ≡ 0), as a margin pair's can be. */

@@ -102,7 +102,7 @@ static inline void sap_cone_eval2(const sapContactData *a, const sapContactData 
   const isoPair t0 = y0 / yr, t1 = y1 / yr;
   const isoPairMask active = {a->active ? -1LL : 0, b->active ? -1LL : 0};
   const isoPairMask stick = active & (yr <= mu * yn);
-  const isoPairMask slide = active & (yn > -mu_hat * yr); /* where not stiction */
+  const isoPairMask slide = active & (yn > -mu_hat * yr); /* stiction wins in the selections below */
   /* sliding */
   const isoPair gn = (yn + mu_hat * yr) * f;
   const isoPair gt0 = mu * gn * t0, gt1 = mu * gn * t1;

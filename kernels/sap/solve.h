@@ -36,6 +36,7 @@
 #include "kernels/sap/contact_pair.h"
 #include "kernels/sap/contact.h"
 #include "kernels/sap/delassus.h"
+#include "kernels/sap/hessian.h"
 #include "kernels/sap/hessian_rigid.h"
 #include "kernels/sap/problem.h"
 
