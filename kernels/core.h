@@ -66,10 +66,12 @@ typedef double isoPair __attribute__((vector_size(16)));
  * give its CPU loop a stack scratch that would be too large for a GPU thread (the backend
  * reserves the largest kernel stack for every thread at creation), for speed only, with the
  * same results as without it (hs_narrow_world's posed meshes). */
+#ifndef ISO_CPU_SCRATCH /* a test may set it to 0 to run the GPU's path on the CPU */
 #ifdef __CUDACC__
 #define ISO_CPU_SCRATCH 0
 #else
 #define ISO_CPU_SCRATCH 1
+#endif
 #endif
 
 /* Four lanes where the CPU has them: on x86-64 with GCC or Clang, a function marked ISO_AVX2_FN

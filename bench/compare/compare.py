@@ -560,7 +560,8 @@ def write_results(meta, params, agree, sp, notes):
           f"| {a['faces_isobar']} / {a['faces_drake']} |")
     w("")
     w("Faces: contact polygons at the last step, all pairs (isobar's `iso_sim_contact_face_count`, Drake's "
-      "`ContactResults` surfaces); point contacts are not faces. The `_10um` rows are diagnostics, not "
+      "`ContactResults` surfaces, those of area above 1e-14 m²: isobar keeps no polygon below it, Drake keeps "
+      "them and its discrete approximation skips them); point contacts are not faces. The `_10um` rows are diagnostics, not "
       "scenes of examples/: the two inclines with the block started 10 µm into the slope (see Causes).")
     w("")
     w("![trajectories](trajectories.png)")

@@ -28,8 +28,9 @@
  * Degenerate polygons: every path removes near-duplicate vertices and drops polygons with fewer
  * than 3 vertices (for §2.3/§2.4, where Drake shares vertices through maps instead, this drops
  * the zero-area faces of a tet or triangle touching the boundary at a vertex or an edge, which §3
- * would skip anyway, A <= 1e-14). Zero-area polygons with >= 3 distinct vertices are kept, as in
- * Drake. */
+ * would skip anyway, A <= 1e-14). Zero-area polygons with >= 3 distinct vertices are kept here, as
+ * in Drake; the surfaces of rigid and compliant geometries then drop every polygon of area
+ * <= 1e-14 m² (kernels/hydro/face.h), the deformable bodies' contact keeps them. */
 #ifndef ISO_KERNELS_HYDRO_NARROW_H
 #define ISO_KERNELS_HYDRO_NARROW_H
 

@@ -361,6 +361,7 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
     hs_halfspace(X_WM, &nW, &dW);
     ok = hydro_tri_compliant_halfspace(tri, nrm, nW, dW, Em / H->geom_slab[m], H->geom_margin[m], f);
   }
+  if (ok && !(f->area > (real)HYDRO_FACE_MIN_AREA)) ok = 0; /* a sliver (face.h); NaN too */
   if (ok) {
     f->elem_M = ea;
     f->elem_N = eb;
@@ -369,7 +370,7 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
 }
 
 /* The polygon of element ea of M and eb of N for pair p, with the geometries at X_WM, X_WN
- * and moduli Em, En; 0 when they make none. The queries call it too, to rebuild a face's
+ * and moduli Em, En; 0 when they make none or only a sliver (HYDRO_FACE_MIN_AREA). The queries call it too, to rebuild a face's
  * polygon from its record. */
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
