@@ -9,7 +9,10 @@
 #   5. compute-sanitizer memcheck over short runs of a rigid, a jointed and a deformable scene;
 #   6. Nsight Compute's per-kernel times on the stack;
 #   blocks: the one-item-per-world kernels at 32, 64 and 128 threads per block
-#   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds.
+#   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds;
+#   parity: every example's state hash on the CPU and on the GPU (and with the stage's second
+#   CUDA module, stage.sh ALT_BUILD: ISO_PARITY the other way);
+#   fma: throughput of the stage's CUDA module against the second one.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
 # sanitizer.log, throughput.csv, runs.log, ncu_stack.csv (+ ncu_stack.log). Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
@@ -18,7 +21,7 @@ S=${1:-build-gpustage}
 BUDGET=${2:-420}
 OUT=${OUT:-bench/out/gpu}
 mkdir -p "$OUT"
-PARTS=${PARTS:-device tests python throughput blocks sanitizer ncu}  # which parts to run
+PARTS=${PARTS:-device tests python throughput blocks sanitizer parity fma ncu}  # which parts to run
 SCENES=${SCENES:-}  # throughput: only these scenes (space-separated) when set
 # TESTS: an extended regular expression; only the test executables it matches
 T0=$(date +%s)
@@ -169,6 +172,69 @@ for run in "examples/stack_of_five_boxes.sdf --worlds 8 --steps 4" "examples/pic
   say "memcheck rc $rc: $run $(grep -m1 'ERROR SUMMARY' "$OUT/sanitizer.log" | tail -n 1)"
 done
 
+}
+has parity && {
+# ---- the same state on the GPU as on the CPU? Every example, 100 steps, 3 worlds: the state hash
+# of the CPU backend, of the GPU and, when the stage holds a second CUDA module (stage.sh with
+# ALT_BUILD, built with ISO_PARITY the other way: with or without nvcc's FMA contraction), of that
+say "== parity (state hashes, 100 steps, 3 worlds), $(left) s left"
+say "| scene | cpu | cuda | cuda, second module | faulted worlds cpu/cuda/second |"
+say "|---|---|---|---|---|"
+hash_of() { python3 -c 'import json, sys
+try:
+    d = json.loads(sys.stdin.read().strip().splitlines()[-1]); print(d["state_hash"], d["faulted_worlds"])
+except Exception:
+    print("failed -")'; }
+for f in examples/*.sdf examples/*.urdf; do
+  [[ -n ${PARITY_ONLY:-} && ! $f =~ $PARITY_ONLY ]] && continue  # an extended regular expression
+  (( $(left) < 60 )) && { say "parity: out of time at $f"; break; }
+  read -r hc fc < <(timeout 30 "$S/isobar" run "$f" --steps 100 --worlds 3 --threads 1 --quiet --allow-faults 2>/dev/null | hash_of)
+  t0=$(date +%s.%N)
+  read -r hg fg < <(timeout 30 "$S/isobar" run "$f" --backend cuda --steps 100 --worlds 3 --quiet --allow-faults 2>"$OUT/parity.err" | hash_of)
+  [[ $hg == failed ]] && say "  $(basename "$f") on the GPU failed after $(python3 -c "import time; print(round(time.time() - $t0, 1))") s (a 30 s limit): $(tail -n 2 "$OUT/parity.err" | tr '\n' ' ')"
+  hp=-; fp=-
+  if [[ -f $S/libisobar_cuda_alt.so ]]; then
+    read -r hp fp < <(ISO_CUDA_MODULE="$ROOT/$S/libisobar_cuda_alt.so" timeout 30 "$S/isobar" run "$f" --backend cuda \
+      --steps 100 --worlds 3 --quiet --allow-faults 2>/dev/null | hash_of)
+  fi
+  rm -f "$OUT/parity.err"
+  say "| $(basename "$f") | $hc | $hg$([[ $hg == "$hc" ]] && echo ' (=)') | $hp$([[ $hp == "$hc" ]] && echo ' (=)') | $fc/$fg/$fp |"
+done
+}
+has fma && {
+# ---- what FMA contraction buys: warm world-steps/s of the stage's CUDA module against its second
+# one (ALT_BUILD: ISO_PARITY the other way), interleaved, at 4096 and 16384 worlds
+if [[ -f $S/libisobar_cuda_alt.so ]]; then
+say "== the CUDA module against the second one (FMA contraction or none), $(left) s left"
+say "| scene | worlds | module | second module | second ÷ module |"
+say "|---|---:|---:|---:|---:|"
+wall_of() { python3 -c 'import json, sys
+try:
+    print(json.loads(sys.stdin.read().strip().splitlines()[-1])["wall_s"])
+except Exception:
+    print("nan")'; }
+for spec in ${FMA_SCENES:-stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick:100:300 compliant_box_on_plane:200:600 point_contact:200:600 sphere_on_box:250:400 soft_pick:20:60}; do
+  IFS=: read -r sc st lt <<<"$spec"
+  for w in 4096 16384; do
+    (( $(left) < 40 )) && break 2
+    r=()
+    for mod in libisobar_cuda.so libisobar_cuda_alt.so; do
+      for steps in "$st" "$lt"; do
+        r+=("$(ISO_CUDA_MODULE="$ROOT/$S/$mod" timeout 45 "$S/isobar" run "examples/$sc.sdf" --backend cuda --worlds $w \
+          --steps "$steps" --quiet --allow-faults 2>>"$OUT/runs.log" | wall_of)")
+      done
+    done
+    say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
+import math, sys
+sc, w, st, lt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+a0, a1, b0, b1 = map(float, sys.argv[5:9])
+fa, fb = w * (lt - st) / (a1 - a0), w * (lt - st) / (b1 - b0)
+print(f"| {sc} | {w} | {fa:,.0f} | {fb:,.0f} | {fb / fa:.3f} |")
+PY
+)"
+  done
+done
+fi
 }
 has ncu && {
 # ---- 6. per-kernel times and launch figures (Nsight Compute) on the stack at 4096 worlds, over

@@ -3,6 +3,7 @@
 # test and bench executables, and every shared library they load that is neither glibc's nor the
 # CUDA toolkit's (Criterion, libxml2 and ICU, LAPACK/BLAS, cJSON, OpenMP), so the stage runs
 # with LD_LIBRARY_PATH=STAGE/lib on a machine that has only a driver and a CUDA runtime.
+# ALT_BUILD=DIR adds DIR's CUDA module as libisobar_cuda_alt.so (say a build with ISO_PARITY=OFF).
 # STAGE-carry/stage.tar.xz is the same, packed to travel; bench/gpu/device_check.sh unpacks
 # it there and runs from it. Usage: bash bench/gpu/stage.sh BUILD [STAGE]
 set -euo pipefail
@@ -11,6 +12,8 @@ build=${1:?build dir (a CUDA build with tests)}
 stage=${2:-build-gpustage}
 rm -rf "$stage" && mkdir -p "$stage/tests" "$stage/lib"
 cp "$build/isobar" "$build/libisobar.so" "$build/libisobar_cuda.so" "$stage/"
+# ALT_BUILD: another build whose CUDA module travels too, to compare with (ISO_PARITY the other way)
+[[ -n ${ALT_BUILD:-} ]] && cp "$ALT_BUILD/libisobar_cuda.so" "$stage/libisobar_cuda_alt.so"
 # the test executables whose module touches the CUDA backend; the rest are the CPU's, run by CI
 for src in $(grep -il cuda tests/test_*.c); do
   t=$build/$(basename "$src" .c)
