@@ -154,6 +154,12 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
   /* a tree of fewer nodes than slots uses slots 0..nnode-1 only */
   for (k = 0; k < BVH_SIDES && k < A.nnode; ++k) side_node[0][k] = -1;
   for (k = 0; k < BVH_SIDES && k < B.nnode; ++k) side_node[1][k] = -1;
+  /* the roots' sides, which the first pair reads, prepared here: a one-slot walk's only slot is
+   * then written before any read on every path a compiler can see */
+  box_side_a(A.node[0].lo, A.node[0].hi, &rel, &side[0][0]);
+  box_side_b(B.node[0].lo, B.node[0].hi, &rel, &side[1][0]);
+  side_node[0][0] = 0;
+  side_node[1][0] = 0;
   sa[0] = 0;
   sb[0] = 0;
   sp = 1;
