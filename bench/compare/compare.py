@@ -719,8 +719,9 @@ CAUSES = [
     "inside the lagged model's regularised stiction), and on the 20° incline both creep about the slope "
     "axis at |ω| ≈ 2e-5 rad/s. In the stack and on the incline these come out as mirror images: the same "
     "magnitude, the opposite sign in x or y (see the force table). They come from sliver polygons where "
-    "box faces and tetrahedron faces coincide: at step 10 isobar's box–box surfaces hold 41 polygons and "
-    "Drake's 34; the extra ones and those that differ are all below 3e-12 m² (the real faces agree in "
+    "box faces and tetrahedron faces coincide: at step 10 isobar's box–box surfaces held 41 polygons and "
+    "Drake's 34, counting those of area <= 1e-14 m² (which isobar's surfaces have since dropped); the extra "
+    "ones and those that differ are all below 3e-12 m² (the real faces agree in "
     "area to 1e-8), so the positions differ by {stack_dp} m in the stack.",
     "**Contact force at rest.** Where the bodies have settled, isobar's net contact force equals Drake's "
     "to the printed digits (9.81 N on the resting box and, net, on each box of the stack; 4.905 N, its weight, "
