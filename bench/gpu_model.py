@@ -376,6 +376,28 @@ def fit_cycles(key, c, nw, rate):
     return lo
 
 
+# The second pass (d785769 and cb0930c, the Hessian summed per run as this model counts it): every
+# scene of its first throughput CSV but the stack, whose worlds froze there (a list overflow,
+# bench/RESULTS.md), and the stack from the second
+MEASURED_B = [(os.path.join(HERE, "results", "gpu_h200_b", "throughput_run1.csv"), lambda k: k != "stack"),
+              (os.path.join(HERE, "results", "gpu_h200_b", "throughput_run2.csv"), lambda k: k == "stack")]
+
+
+def calibration_table(counts, rates):
+    print("| scene | worlds | measured world-steps/s | predicted (8 cycles) | predicted ÷ measured | fitted cycles/op |")
+    print("|---|---:|---:|---:|---:|---:|")
+    fits = []
+    for (k, nw), rate in sorted(rates.items(), key=lambda kv: (list(SCENES).index(kv[0][0]), kv[0][1])):
+        if k not in counts:
+            continue
+        p = nw / predict(k, counts[k], nw)[1]
+        x = fit_cycles(k, counts[k], nw, rate)
+        if x is not None:
+            fits.append((nw, x))
+        print(f"| {k} | {nw} | {rate:,.0f} | {p:,.0f} | {p / rate:.1f}× | {'< 1' if x is None else f'{x:.0f}'} |")
+    return fits
+
+
 def calibration(counts):
     if not os.path.exists(MEASURED):
         return
@@ -385,14 +407,21 @@ def calibration(counts):
           "does not enter. 'fitted' is the cycles per dependent FP64 op at which this model gives the "
           "measured rate, all else unchanged. The counts are those of bench_gpu_counts' trajectories, not "
           "of the timed windows (S to L steps of device_check.sh).\n")
-    print("| scene | worlds | measured world-steps/s | predicted (8 cycles) | predicted ÷ measured | fitted cycles/op |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for (k, nw), rate in sorted(rates.items(), key=lambda kv: (list(SCENES).index(kv[0][0]), kv[0][1])):
-        if k not in counts:
-            continue
-        p = nw / predict(k, counts[k], nw)[1]
-        x = fit_cycles(k, counts[k], nw, rate)
-        print(f"| {k} | {nw} | {rate:,.0f} | {p:,.0f} | {p / rate:.1f}× | {'< 1' if x is None else f'{x:.0f}'} |")
+    calibration_table(counts, rates)
+    rates = {}
+    for path, keep in MEASURED_B:
+        if os.path.exists(path):
+            rates.update({key: r for key, r in measured_rates(path).items() if keep(key[0])})
+    if not rates:
+        return
+    print("\n## Against the second measurements (one H200, 2026-11-28: results/gpu_h200_b/)\n")
+    print("The same device and scripts, the code of the model's current counts (the Hessian summed per run "
+          "of contacts on the same cliques); the stack from the pass after its list overflow was fixed.\n")
+    fits = calibration_table(counts, rates)
+    for nw in sorted({n for n, _ in fits}):
+        xs = sorted(x for n, x in fits if n == nw)
+        print(f"\nMedian fitted cycles per dependent op at {nw} worlds: {xs[len(xs) // 2]:.0f} "
+              f"(of {len(xs)} scenes, {xs[0]:.0f} to {xs[-1]:.0f}).")
 
 
 if __name__ == "__main__":
