@@ -176,7 +176,10 @@ _SIGNATURES = {
     "iso_sim_get_param": (_I, [_P, _I, _I, _WORLDS, _DP]),
     "iso_sim_param_is_per_world": (_I, [_P, _I]),
     "iso_sim_memory_per_world": (_I, [_P, C.POINTER(C.c_size_t)]),
+    "iso_sim_capacity": (CapacityDef, [_P]),
+    "iso_sim_reserve": (_I, [_P, _I, _I]),
     # contact.h
+    "iso_sim_get_overflow": (_I, [_P, _I, _IP, _IP, _IP]),
     "iso_sim_get_body_contact_wrench": (_I, [_P, _I, _I, _DP]),
     "iso_sim_get_contact_counts": (_I, [_P, _WORLDS, _IP, _IP, _IP]),
     "iso_sim_get_solver_stats": (_I, [_P, _I, C.POINTER(SolverStats)]),

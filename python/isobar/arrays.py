@@ -7,6 +7,7 @@ cannot touch: `DeviceArray` hands it to PyTorch, JAX or CuPy through the DLPack 
 (`torch.from_dlpack(arr)`), again without a copy.
 """
 import ctypes as C
+import weakref
 
 import numpy as np
 
@@ -18,8 +19,9 @@ _DL_TYPES = {0: (2, 64), 1: (0, 32), 2: (1, 32)}
 DEVICE_CPU, DEVICE_CUDA = 1, 2
 
 
-def host_array(view, owner):
-    """A NumPy array over a CPU view's memory; the array keeps `owner` (the sim's handle)."""
+def host_array(view, owner, registry=None):
+    """A NumPy array over a CPU view's memory; the array keeps `owner` (the sim's handle). A weak
+    reference to the buffer it views, alive while any array over it is, goes into `registry`."""
     dtype = _DTYPES[view.dtype]
     shape = (int(view.shape[0]), int(view.shape[1]))
     if shape[1] == 0 or not view.data:
@@ -29,6 +31,8 @@ def host_array(view, owner):
     extent = (shape[0] - 1) * int(view.strides[0]) + (shape[1] - 1) * int(view.strides[1]) + 1
     raw = (C.c_char * (extent * dtype.itemsize)).from_address(view.data)
     raw._owner = owner  # the array's base chain keeps the sim's memory alive
+    if registry is not None:
+        registry.append(weakref.ref(raw))
     flat = np.frombuffer(raw, dtype=dtype, count=extent)
     arr = np.lib.stride_tricks.as_strided(
         flat, shape=shape, strides=(int(view.strides[0]) * dtype.itemsize, int(view.strides[1]) * dtype.itemsize),

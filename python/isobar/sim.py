@@ -98,15 +98,22 @@ class Sim:
         self.nworld = int(worlds)
         self.dt = N.lib.iso_sim_time_step(p)
         """The time step, s."""
+        self._make_arrays(wrench=False)
+
+    def _make_arrays(self, wrench):
+        """The arrays over the sim's memory (body_contact_wrench too when `wrench`: viewing it
+        switches its stage on, so only once asked for), and weak references to the host
+        buffers they view, which reserve checks."""
         self._arrays = {}
-        cuda = N.lib.iso_sim_backend(p) == 1
+        self._host_memory = []
+        cuda = N.lib.iso_sim_backend(self._ptr) == 1
         for name in VIEW_NAMES:
-            if name == "body_contact_wrench":
-                continue  # viewing it switches its stage on: only when asked for (array())
+            if name == "body_contact_wrench" and not wrench:
+                continue
             if cuda:
                 self._arrays[name] = arrays.DeviceArray(self, name)
             else:
-                self._arrays[name] = arrays.host_array(self._c_view(name), self._handle)
+                self._arrays[name] = arrays.host_array(self._c_view(name), self._handle, self._host_memory)
 
     # ---- life ------------------------------------------------------------------------------
     def close(self):
@@ -160,6 +167,76 @@ class Sim:
         N.check(N.lib.iso_sim_memory_per_world(self._live(), C.byref(b)))
         return b.value
 
+    # ---- capacities ------------------------------------------------------------------------
+    @property
+    def capacity(self):
+        """The per-world capacities in use, automatic ones resolved (isoCapacityDef): a dict of
+        max_contacts, max_candidates, max_deformable_contacts and max_participating."""
+        c = N.lib.iso_sim_capacity(self._live())
+        return {name: int(getattr(c, name)) for name, _ in N.CapacityDef._fields_}
+
+    def overflow(self, world):
+        """What world `world` needed at its last contact update, for the lists that overflowed
+        (ISO_WORLD_OVERFLOW): a dict of candidates (for max_candidates), faces and constraints
+        (for max_contacts), each 0 where that list fit. One query per world (on the GPU, one
+        wait each): read `status` first and ask only the worlds with WORLD_OVERFLOW."""
+        p = self._live()
+        w = int(world)
+        if not 0 <= w < self.nworld:
+            raise IndexError(f"isobar.Sim.overflow: world index {w} is out of range [0, {self.nworld})")
+        nc, nf, ncon = C.c_int(), C.c_int(), C.c_int()
+        N.check(N.lib.iso_sim_get_overflow(p, w, C.byref(nc), C.byref(nf), C.byref(ncon)))
+        return {"candidates": nc.value, "faces": nf.value, "constraints": ncon.value}
+
+    def reserve(self, max_contacts=0, max_candidates=0):
+        """Grow the per-world capacities to at least these (0, or a value at or below the one in
+        use, keeps it; they never shrink), between steps. Every world keeps its state, status
+        and last results, and the sim steps on bit for bit as one created with the larger
+        capacities. A world frozen by an overflow stays frozen: reset it to run it again.
+
+        Growing moves the sim's memory: `sim.q` and the other arrays are new objects after it.
+        On the CPU an array taken before and still referenced would view freed memory, so
+        reserve refuses (StateError) while one is (a slice of one included): delete them first.
+        On CUDA, tensors made from the arrays through DLPack before must not be used after."""
+        p = self._live()
+        wrench = "body_contact_wrench" in self._arrays
+        self._arrays = {}
+        if any(r() is not None for r in self._host_memory):
+            self._make_arrays(wrench)  # nothing moved: the arrays held stay valid
+            raise StateError("isobar.Sim.reserve: arrays taken from this sim (sim.q, sim.v, ...) are still "
+                             "referenced, and growing moves the memory they view: delete them, reserve, then "
+                             "take them again")
+        try:
+            N.check(N.lib.iso_sim_reserve(p, int(max_contacts), int(max_candidates)))
+        finally:
+            self._make_arrays(wrench)
+
+    def grow_to_fit(self, headroom=1.25):
+        """Reserve what the worlds frozen by an overflow needed (see `overflow`) times
+        `headroom` (>= 1), and return the bool mask (nworld,) of those worlds, to reset:
+        `sim.reset(sim.grow_to_fit())`. A list records what it needed at the step it overflowed,
+        and contact grows as bodies settle, so a world may need more once it runs again: the
+        headroom covers that mostly; check `status` after the next rollout too."""
+        if not headroom >= 1:
+            raise InvalidArgumentError(f"isobar.Sim.grow_to_fit: headroom must be >= 1, got {headroom}")
+        st = self._status_host()
+        hit = (st & WORLD_OVERFLOW) != 0
+        contacts = candidates = 0
+        for w in np.flatnonzero(hit):
+            o = self.overflow(int(w))
+            contacts = max(contacts, o["faces"], o["constraints"])
+            candidates = max(candidates, o["candidates"])
+        if contacts or candidates:
+            self.reserve(int(np.ceil(contacts * headroom)), int(np.ceil(candidates * headroom)))
+        return hit & ((st & WORLD_FROZEN) != 0)
+
+    def _status_host(self):
+        """Every world's ISO_WORLD_* bits as a host uint32 array (nworld,), on any backend."""
+        out = np.zeros(self.nworld, dtype=np.uint32)
+        if self.nworld:
+            N.check(N.lib.iso_sim_get_status(self._live(), N.worlds_all(), out.ctypes.data_as(C.POINTER(C.c_uint32))))
+        return out
+
     # ---- stepping --------------------------------------------------------------------------
     def step(self, n=1):
         """Advance every world that is not frozen by n time steps."""
@@ -174,7 +251,8 @@ class Sim:
         if name == "body_contact_wrench" and name not in self._arrays:
             view = self._c_view(name)  # the view switches the stage on, on either backend
             cuda = self.backend == "cuda"
-            self._arrays[name] = arrays.DeviceArray(self, name) if cuda else arrays.host_array(view, self._handle)
+            self._arrays[name] = (arrays.DeviceArray(self, name) if cuda else
+                                  arrays.host_array(view, self._handle, self._host_memory))
         try:
             return self._arrays[name]
         except KeyError:
