@@ -437,10 +437,6 @@ Test(contact_dynamics, constraint_overflow_freezes_only_that_world) {
   iso_model_destroy(m);
 }
 
-#ifndef ISO_TEST_PARITY /* set by the build when ISO_PARITY is on */
-#define ISO_TEST_PARITY 0
-#endif
-
 Test(contact_dynamics, cuda_matches_cpu) {
   test_require_cuda_device();
   isoModel *m = pile();
@@ -460,7 +456,7 @@ Test(contact_dynamics, cuda_matches_cpu) {
     iso_sim_get_state(g, ISO_STATE_Q, iso_worlds_one(w), qg);
     iso_sim_get_state(c, ISO_STATE_V, iso_worlds_one(w), vc);
     iso_sim_get_state(g, ISO_STATE_V, iso_worlds_one(w), vg);
-    if (test_cuda_emulated() || ISO_TEST_PARITY) {
+    if (test_cuda_exact()) {
       /* the CPU's item code and Cholesky without contraction (the emulated device, or nvcc with
        * --fmad=false, ISO_PARITY: every example scene kept the CPU's bits on an H200): the same
        * bits after 200 steps */

@@ -11,10 +11,6 @@
 #include "isobar/scene.h"
 #include "support/support.h"
 
-#ifndef ISO_TEST_PARITY /* set by the build when ISO_PARITY is on */
-#define ISO_TEST_PARITY 0
-#endif
-
 static isoSim *sim_on(const isoModel *m, int worlds, isoBackendKind backend) {
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = worlds;
@@ -67,7 +63,7 @@ static void same_bits(const char *scene, int worlds, int steps) {
 
 static void require_parity(void) {
   test_require_cuda_device();
-  if (!test_cuda_emulated() && !ISO_TEST_PARITY)
+  if (!test_cuda_exact())
     cr_skip_test("the CUDA module was built with FMA contraction (ISO_PARITY=OFF): it rounds otherwise");
 }
 

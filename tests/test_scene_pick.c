@@ -76,11 +76,11 @@ Test(scene_pick, cuda_matches_cpu) {
   double qc[3 * 10], qg[3 * 10];
   cr_assert_eq(iso_sim_get_state(c, ISO_STATE_Q, iso_worlds_all(), qc), ISO_OK);
   cr_assert_eq(iso_sim_get_state(g, ISO_STATE_Q, iso_worlds_all(), qg), ISO_OK);
-  if (test_cuda_emulated()) {
-    /* the same item code in the same order: the same bits */
-    cr_assert(test_same_bits(qc, qg, 30), "the emulated device differs from the CPU");
+  if (test_cuda_exact()) {
+    /* the same item code in the same order, nothing contracted: the same bits */
+    cr_assert(test_same_bits(qc, qg, 30), "the CUDA backend differs from the CPU");
   } else {
-    /* FMA and libm differ on a real device; 700 contact steps keep them below 1e-6 m */
+    /* FMA contraction (ISO_PARITY=OFF); 700 contact steps keep it below 1e-6 m */
     for (int i = 0; i < 30; ++i) cr_assert_float_eq(qc[i], qg[i], 1e-6, "q[%d]", i);
   }
   iso_sim_destroy(c);

@@ -213,8 +213,8 @@ Test(sim_deformable, cuda_matches_cpu) {
   const int n = iso_sim_state_width(c, ISO_STATE_VERTEX_POSITION);
   double *xc = get(c, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), 4);
   double *xg = get(g, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), 4);
-  if (test_cuda_emulated()) cr_expect(test_same_bits(xc, xg, 4 * n), "the emulated device differs");
-  else /* a device contracts to FMA and has its own libm: a few ulps per step */
+  if (test_cuda_exact()) cr_expect(test_same_bits(xc, xg, 4 * n), "the CUDA backend differs");
+  else /* a module built with FMA contraction: a few ulps per step */
     for (int i = 0; i < 4 * n; ++i) cr_expect_float_eq(xc[i], xg[i], 1e-9, "coordinate %d", i);
   free(xc), free(xg);
   iso_sim_destroy(c), iso_sim_destroy(g);

@@ -47,8 +47,14 @@ void test_require_cuda_device(void);
 
 /* 1 when the CUDA backend is the host emulation (ISO_CUDA_EMULATE). It runs the CPU backend's
  * item functions and Cholesky, compiled without contraction, so CUDA-vs-CPU comparisons are
- * bitwise there; a real device contracts to FMA and keeps the tolerances. */
+ * bitwise there. */
 int test_cuda_emulated(void);
+
+/* 1 when the CUDA backend's step must give the CPU's bits: the emulated device, or nvcc's
+ * module built with ISO_PARITY (no FMA contraction; every example scene matched on an H200).
+ * Not cuSOLVER's factorizations, which are not the CPU's algorithm (test_cuda_emulated). A
+ * module built with contraction rounds otherwise, and the tests keep their tolerances there. */
+int test_cuda_exact(void);
 
 /* 1 when a and b hold the same bits (NaNs and signed zeros included). */
 int test_same_bits(const double *a, const double *b, int n);
