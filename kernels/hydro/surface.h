@@ -370,8 +370,8 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
 }
 
 /* The polygon of element ea of M and eb of N for pair p, with the geometries at X_WM, X_WN
- * and moduli Em, En; 0 when they make none or only a sliver (HYDRO_FACE_MIN_AREA). The queries call it too, to rebuild a face's
- * polygon from its record. */
+ * and moduli Em, En; 0 when they make none or only a sliver (HYDRO_FACE_MIN_AREA). The queries
+ * call it too, to rebuild a face's polygon from its record. */
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
   return hs_face_compute_cached(H, p, ea, eb, &X_WM, &X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0,

@@ -232,10 +232,7 @@ class Sim:
 
     def _status_host(self):
         """Every world's ISO_WORLD_* bits as a host uint32 array (nworld,), on any backend."""
-        out = np.zeros(self.nworld, dtype=np.uint32)
-        if self.nworld:
-            N.check(N.lib.iso_sim_get_status(self._live(), N.worlds_all(), out.ctypes.data_as(C.POINTER(C.c_uint32))))
-        return out
+        return self._copy("status").reshape(self.nworld)
 
     # ---- stepping --------------------------------------------------------------------------
     def step(self, n=1):
