@@ -119,22 +119,33 @@ static inline ISO_HD void hydro_tet_clip_plane(const vec3 t[4], int f, real sgn,
   *nrm = v3_scale(n, sgn);
 }
 
+/* The end of a clip by a tet's four faces that alternates between poly and a second buffer, as
+ * the clip functions below do (a copy back after each face was, on the CPU, a libc memcpy call
+ * per face for 3–8 vertices): after all four faces the polygon is back in poly; an empty one
+ * ends the loop early and needs no copy. */
+static inline ISO_HD int hydro_clip_result(vec3 *poly, const vec3 *src, int n) {
+  if (src != poly)
+    for (int i = 0; i < n; ++i) poly[i] = src[i];
+  return n;
+}
+
 /* Clip poly[0..n) in place by the 4 face half-spaces of tet t, faces in order 0, 1, 2, 3
  * (mesh_recipes §6). Returns the count; 0 when empty (an empty intermediate result ends the
  * clipping, §2.1 step 4), -1 on buffer overflow. No duplicate removal (the caller does it). */
 static inline ISO_HD int hydro_clip_by_tet(vec3 poly[HYDRO_CLIP_CAP], int n, const vec3 t[4]) {
-  vec3 tmp[HYDRO_CLIP_CAP];
+  vec3 tmp[HYDRO_CLIP_CAP], *src = poly, *dst = tmp;
   const real vol6 = hydro_tet_volume6(t);
   const real sgn = vol6 > (real)0 ? (real)1 : (real)-1;
-  int f, i;
+  int f;
   if (!(vol6 != (real)0)) return 0; /* flat (or NaN) tet: no interior */
   for (f = 0; f < 4 && n > 0; ++f) {
     vec3 nrm, point;
     hydro_tet_clip_plane(t, f, sgn, &nrm, &point);
-    n = hydro_clip_halfspace(poly, n, nrm, point, tmp, HYDRO_CLIP_CAP);
-    for (i = 0; i < n; ++i) poly[i] = tmp[i];
+    n = hydro_clip_halfspace(src, n, nrm, point, dst, HYDRO_CLIP_CAP);
+    vec3 *sw = src;
+    src = dst, dst = sw;
   }
-  return n;
+  return hydro_clip_result(poly, src, n);
 }
 
 #endif

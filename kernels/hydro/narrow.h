@@ -85,7 +85,7 @@ static inline ISO_HD vec3 hydro_tet_ghat(hydroTet *T) {
 
 /* hydro_clip_by_tet by a prepared tet: the same planes in the same order, each formed once. */
 static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n, hydroTet *T) {
-  vec3 tmp[HYDRO_CLIP_CAP];
+  vec3 tmp[HYDRO_CLIP_CAP], *src = poly, *dst = tmp;
   if (!(T->have & HYDRO_TET_SIGN)) {
     const real vol6 = hydro_tet_volume6(T->t);
     T->sgn = !(vol6 != (real)0) ? (real)0 : vol6 > (real)0 ? (real)1 : (real)-1;
@@ -98,10 +98,11 @@ static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n
       hydro_tet_clip_plane(T->t, f, T->sgn, T->fn + f, &point);
       T->have |= 1 << f;
     }
-    n = hydro_clip_halfspace(poly, n, T->fn[f], T->t[hydro_tet_face_point(f)], tmp, HYDRO_CLIP_CAP);
-    for (int i = 0; i < n; ++i) poly[i] = tmp[i];
+    n = hydro_clip_halfspace(src, n, T->fn[f], T->t[hydro_tet_face_point(f)], dst, HYDRO_CLIP_CAP);
+    vec3 *sw = src;
+    src = dst, dst = sw;
   }
-  return n;
+  return hydro_clip_result(poly, src, n);
 }
 
 /* Shared tail of the four pair functions: poly[0..n) (n >= 3, duplicates already removed) becomes
