@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "host/backend/cuda_api.h"
+#include "kernels/sap/batch.h"
 #include "isobar/isobar.h"
 #include "isobar/scenes.h"
 #include "support/support.h"
@@ -91,5 +92,50 @@ Test(cuda_step, world_block_size_changes_no_result) {
   }
   cr_expect(test_same_bits(q[0], q[1], n), "the emulated device at 96 threads per block differs from the CPU");
   for (int k = 0; k < 2; ++k) free(q[k]), iso_sim_destroy(s[k]);
+  iso_model_destroy(m);
+}
+
+/* The GPU solves each world with a workspace of its own (sapBatch.work per world: the Jacobian
+ * blocks formed once per step, J·v, J·Δv, γ and G kept across the passes) where it formed them
+ * again in every pass; ISO_CUDA_SOLVE_WORKSPACE=0 solves without it. Both give the CPU's bits on
+ * the five-box stack (a hundred contacts a world: every pass of the solve has work), and the
+ * workspace is counted in the memory per world. On a device, worlds solved at once by
+ * neighbouring threads would spoil each other's results if they shared a workspace. */
+Test(cuda_step, solve_workspace_per_world_keeps_the_bits) {
+  test_require_cuda_device();
+  if (!test_cuda_exact()) cr_skip_test("the CUDA module was built with FMA contraction (ISO_PARITY=OFF)");
+  isoModel *m = NULL;
+  cr_assert_eq(iso_scene_load(test_source_path("examples/stack_of_five_boxes.sdf"), NULL, &m, NULL), ISO_OK, "%s",
+               iso_last_error());
+  enum { W = 40, STEPS = 20 };
+  isoSim *s[3] = {NULL, NULL, NULL}; /* CPU, CUDA with the workspace, CUDA without */
+  size_t bytes[3];
+  for (int k = 0; k < 3; ++k) {
+    if (k == 2) cr_assert_eq(setenv("ISO_CUDA_SOLVE_WORKSPACE", "0", 1), 0); /* read at creation */
+    isoSimDef sd = iso_default_sim_def();
+    sd.worlds = W;
+    sd.backend = k ? ISO_BACKEND_CUDA : ISO_BACKEND_CPU;
+    sd.threads = 1;
+    cr_assert_eq(iso_sim_create(m, &sd, &s[k]), ISO_OK, "%s", iso_last_error());
+    cr_assert_eq(iso_sim_memory_per_world(s[k], &bytes[k]), ISO_OK);
+    for (int i = 0; i < STEPS; ++i) cr_assert_eq(iso_sim_step(s[k]), ISO_OK, "%s", iso_last_error());
+  }
+  const size_t ws = (size_t)iso_sim_capacity(s[1]).max_contacts * sizeof(sapWorkCon);
+  cr_expect_geq(bytes[1], bytes[2] + ws, "with the workspace %zu bytes per world, without %zu", bytes[1], bytes[2]);
+  const int n = W * iso_sim_state_width(s[0], ISO_STATE_Q), nv = W * iso_sim_state_width(s[0], ISO_STATE_V);
+  double *q = (double *)malloc(sizeof(double) * (size_t)(3 * (n + nv))), *v = q + 3 * n;
+  for (int k = 0; k < 3; ++k) {
+    cr_assert_eq(iso_sim_get_state(s[k], ISO_STATE_Q, iso_worlds_all(), q + k * n), ISO_OK);
+    cr_assert_eq(iso_sim_get_state(s[k], ISO_STATE_V, iso_worlds_all(), v + k * nv), ISO_OK);
+  }
+  int faces = 0;
+  cr_assert_eq(iso_sim_get_contact_counts(s[1], iso_worlds_one(0), &faces, NULL, NULL), ISO_OK);
+  cr_assert_gt(faces, 50, "the stack rests on %d faces", faces);
+  for (int k = 1; k < 3; ++k) {
+    cr_expect(test_same_bits(q, q + k * n, n) && test_same_bits(v, v + k * nv, nv),
+              "the emulated device %s the workspace differs from the CPU", k == 1 ? "with" : "without");
+  }
+  free(q);
+  for (int k = 0; k < 3; ++k) iso_sim_destroy(s[k]);
   iso_model_destroy(m);
 }

@@ -12,7 +12,9 @@
 #   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds;
 #   parity: every example's state hash on the CPU and on the GPU (and with the stage's second
 #   CUDA module, stage.sh ALT_BUILD: ISO_PARITY the other way);
-#   fma: throughput of the stage's CUDA module against the second one.
+#   fma: throughput of the stage's CUDA module against the second one;
+#   ab: throughput of the stage's CUDA module with and without the environment setting AB_ENV
+#   (a switch the library reads, say ISO_CUDA_SOLVE_WORKSPACE=0), interleaved.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
 # sanitizer.log, throughput.csv, runs.log, ncu_stack.csv (+ ncu_stack.log). Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
@@ -226,6 +228,41 @@ for spec in ${FMA_SCENES:-stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick
     done
     say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
 import math, sys
+sc, w, st, lt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+a0, a1, b0, b1 = map(float, sys.argv[5:9])
+fa, fb = w * (lt - st) / (a1 - a0), w * (lt - st) / (b1 - b0)
+print(f"| {sc} | {w} | {fa:,.0f} | {fb:,.0f} | {fb / fa:.3f} |")
+PY
+)"
+  done
+done
+fi
+}
+has ab && {
+# ---- an environment switch's cost: warm world-steps/s of the stage's CUDA module with and
+# without AB_ENV (say ISO_CUDA_SOLVE_WORKSPACE=0), interleaved, at 4096 and 16384 worlds
+if [[ -n ${AB_ENV:-} ]]; then
+say "== the CUDA module as it is and with $AB_ENV, $(left) s left"
+say "| scene | worlds | as it is | with $AB_ENV | with it ÷ as it is |"
+say "|---|---:|---:|---:|---:|"
+wall_of() { python3 -c 'import json, sys
+try:
+    print(json.loads(sys.stdin.read().strip().splitlines()[-1])["wall_s"])
+except Exception:
+    print("nan")'; }
+for spec in ${AB_SCENES:-stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick:100:300 compliant_box_on_plane:200:600 point_contact:200:600 sphere_on_box:250:400 soft_pick:20:60}; do
+  IFS=: read -r sc st lt <<<"$spec"
+  for w in 4096 16384; do
+    (( $(left) < 40 )) && break 2
+    r=()
+    for variant in plain switched; do
+      for steps in "$st" "$lt"; do
+        r+=("$( ( [[ $variant == switched ]] && export $AB_ENV; timeout 45 "$S/isobar" run "examples/$sc.sdf" --backend cuda \
+          --worlds $w --steps "$steps" --quiet --allow-faults 2>>"$OUT/runs.log" ) | wall_of)")
+      done
+    done
+    say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
+import sys
 sc, w, st, lt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 a0, a1, b0, b1 = map(float, sys.argv[5:9])
 fa, fb = w * (lt - st) / (a1 - a0), w * (lt - st) / (b1 - b0)

@@ -127,14 +127,24 @@ isoStatus sap_bind(isoSim *s) {
   B->info = s->info;
   B->status = s->status;
   B->work = NULL;
-  /* the CPU solve's workspace: one world's worth per thread, not per world (host/step/
-   * step_solve.c); the GPU solves without one. Sized by max_con, so made again on a re-bind. */
+  B->work_per_world = 0;
+  /* the solve's workspace (host/step/step_solve.c): on the CPU one world's worth per thread; on
+   * the GPU, where a thread solves a world, one per world (max_con × 624 bytes: the stack's 256
+   * constraints take 160 KB a world), so no pass forms a constraint's Jacobian again (each
+   * line-search evaluation did, from its record). Sized by max_con, so made again on a re-bind. */
   backend_free(&s->be, p->work);
   p->work = NULL;
+  p->work_bytes_per_world = 0;
   const size_t mc = (size_t)B->max_con;
-  if (s->be.kind == ISO_BACKEND_CPU && mc > 0)
+  if (mc == 0) return ISO_OK;
+  if (s->be.kind == ISO_BACKEND_CPU)
     return backend_alloc(&s->be, (void **)&p->work, sizeof(sapWorkCon) * mc * (size_t)s->be.threads);
-  return ISO_OK;
+  /* ISO_CUDA_SOLVE_WORKSPACE=0 in the environment solves without it (the same bits): for
+   * measuring what it buys on a device without a rebuild, as ISO_CUDA_WORLD_BLOCK does */
+  const char *e = getenv("ISO_CUDA_SOLVE_WORKSPACE");
+  if (e && strcmp(e, "0") == 0) return ISO_OK;
+  p->work_bytes_per_world = sizeof(sapWorkCon) * mc;
+  return backend_alloc(&s->be, (void **)&p->work, p->work_bytes_per_world * (size_t)s->nworld);
 }
 
 void sap_destroy(isoSim *s) {

@@ -40,8 +40,10 @@ typedef struct simSap {
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
   sapMaterials mat;
   sapBatch batch;     /* its per-world arrays point into the sim's data table; work is NULL */
-  sapWorkCon *work;   /* CPU backend: (threads, batch.max_con) the solver's per-thread workspace
-                         (kernels/sap/solve.h); NULL on the GPU and when nothing can touch */
+  sapWorkCon *work;   /* the solver's workspace (kernels/sap/solve.h): (threads, batch.max_con)
+                         on the CPU, (nworld, batch.max_con) on the GPU; NULL when nothing can
+                         be constrained */
+  size_t work_bytes_per_world; /* the GPU's workspace per world; 0 on the CPU */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

@@ -100,10 +100,19 @@ typedef struct sapBatch {
   int max_fem_con;
   const femDDJac *fem_ddj;   /* (nworld, max_fem_dd) the blocks of SAP_CON_DEF_DD constraints */
   int max_fem_dd;
-  sapWorkCon *work;    /* NULL, or (max_con) the workspace of the one world sap_solve_world is
-                          solving: the CPU backend gives each thread its own; with NULL every
-                          pass forms what it needs (the batched path, the GPU). Same bits. */
+  sapWorkCon *work;    /* NULL, or the solver's workspace: (max_con) for the one world
+                          sap_solve_world is solving (the CPU backend gives each thread its own),
+                          or (nworld, max_con) when work_per_world (the GPU's, one thread per
+                          world); with NULL every pass forms what it needs (the batched path).
+                          Same bits. */
+  int work_per_world;
 } sapBatch;
+
+/* World w's workspace in B (sapBatch.work), or NULL. */
+static inline ISO_HD sapWorkCon *sap_batch_work(const sapBatch *B, int w) {
+  if (!B->work) return (sapWorkCon *)0;
+  return B->work_per_world ? B->work + (long)w * B->max_con : B->work;
+}
 
 /* Clique k of world w's origin at the start of the step (zero for the world, k = −1). */
 static inline ISO_HD vec3 sap_batch_origin(const sapBatch *B, int w, int k) {

@@ -15,11 +15,11 @@
  *
  * Nothing per iteration is stored per world: a constraint stores its kind, its cliques, its
  * block kinds, its record's index and its law's data (the batch's arrays: kernels/sap/batch.h).
- * A world solved by sap_solve_world with a workspace (sapBatch.work: per CPU thread, not per
- * world) forms each constraint's blocks once per step and keeps J·v, J·Δv and G there across
- * the passes of an iteration; without one (the batched path, the GPU) every pass forms the
- * Jacobian data (sapJac) from the compact data and recomputes what it needs. Both do the same arithmetic on the same values in the same order,
- * so their results are bitwise the same. */
+ * A world solved by sap_solve_world with a workspace (sapBatch.work: per thread on the CPU, per
+ * world on the GPU) forms each constraint's blocks once per step and keeps J·v, J·Δv and G there
+ * across the passes of an iteration; without one (the batched path) every pass forms the
+ * Jacobian data (sapJac) from the compact data and recomputes what it needs. Both do the same
+ * arithmetic on the same values in the same order, so their results are bitwise the same. */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
 
@@ -479,13 +479,13 @@ static inline ISO_HD void sap_newton_end(const sapBatch *B, int w) { sap_newton_
  * the hand-written kernel, all worlds' end) does, in the same order, so the results are bitwise
  * the same. On the GPU it needs no host synchronisation (no count of active worlds to read
  * back), which is what lets a whole step be captured in a CUDA graph. With a workspace
- * (B->work, max_con entries, this world's alone while it runs) the blocks are formed once for
+ * (sap_batch_work: max_con entries, this world's alone while it runs) the blocks are formed once for
  * the step and the passes share J·v, J·Δv, G and γ (the line search takes ℓ'(0) from the kept
  * γ); the results are the same bits. */
 static inline ISO_HD void sap_solve_world(const sapBatch *B, int w) {
   const int nv = B->nv;
   real *H = B->H + (long)w * nv * nv, *rhs = B->rhs + (long)w * nv;
-  sapWorkCon *ws = B->work;
+  sapWorkCon *ws = sap_batch_work(B, w);
   if (ws && !B->stats[w].done) sap_work_begin(B, w, ws);
   for (int it = 0; it <= B->set.max_iterations && !B->stats[w].done; ++it) {
     sap_newton_begin_at(B, w, ws, 0);
