@@ -95,12 +95,12 @@ Test(cuda_step, world_block_size_changes_no_result) {
   iso_model_destroy(m);
 }
 
-/* The GPU solves each world with a workspace of its own (sapBatch.work per world: the Jacobian
- * blocks formed once per step, J·v, J·Δv, γ and G kept across the passes) where it formed them
- * again in every pass; ISO_CUDA_SOLVE_WORKSPACE=0 solves without it. Both give the CPU's bits on
- * the five-box stack (a hundred contacts a world: every pass of the solve has work), and the
- * workspace is counted in the memory per world. On a device, worlds solved at once by
- * neighbouring threads would spoil each other's results if they shared a workspace. */
+/* ISO_CUDA_SOLVE_WORKSPACE=1 gives the GPU's solve a workspace per world (sapBatch.work: the
+ * Jacobian blocks formed once per step, J·v, J·Δv, γ and G kept across the passes), where by
+ * default every pass forms them again. Both give the CPU's bits on the five-box stack (a
+ * hundred contacts a world: every pass of the solve has work), and the workspace is counted in
+ * the memory per world. On a device, worlds solved at once by neighbouring threads would spoil
+ * each other's results if they shared a workspace. */
 Test(cuda_step, solve_workspace_per_world_keeps_the_bits) {
   test_require_cuda_device();
   if (!test_cuda_exact()) cr_skip_test("the CUDA module was built with FMA contraction (ISO_PARITY=OFF)");
@@ -109,9 +109,10 @@ Test(cuda_step, solve_workspace_per_world_keeps_the_bits) {
                iso_last_error());
   enum { W = 40, STEPS = 20 };
   isoSim *s[3] = {NULL, NULL, NULL}; /* CPU, CUDA with the workspace, CUDA without */
+  cr_assert_eq(setenv("ISO_CUDA_SOLVE_WORKSPACE", "1", 1), 0); /* read at creation */
   size_t bytes[3];
   for (int k = 0; k < 3; ++k) {
-    if (k == 2) cr_assert_eq(setenv("ISO_CUDA_SOLVE_WORKSPACE", "0", 1), 0); /* read at creation */
+    if (k == 2) cr_assert_eq(unsetenv("ISO_CUDA_SOLVE_WORKSPACE"), 0);
     isoSimDef sd = iso_default_sim_def();
     sd.worlds = W;
     sd.backend = k ? ISO_BACKEND_CUDA : ISO_BACKEND_CPU;

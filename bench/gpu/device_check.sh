@@ -14,7 +14,7 @@
 #   CUDA module, stage.sh ALT_BUILD: ISO_PARITY the other way);
 #   fma: throughput of the stage's CUDA module against the second one;
 #   ab: throughput of the stage's CUDA module with and without the environment setting AB_ENV
-#   (a switch the library reads, say ISO_CUDA_SOLVE_WORKSPACE=0), interleaved.
+#   (a switch the library reads, say ISO_CUDA_SOLVE_WORKSPACE=1), interleaved.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
 # sanitizer.log, throughput.csv, runs.log, ncu_stack.csv (+ ncu_stack.log). Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
@@ -240,7 +240,7 @@ fi
 }
 has ab && {
 # ---- an environment switch's cost: warm world-steps/s of the stage's CUDA module with and
-# without AB_ENV (say ISO_CUDA_SOLVE_WORKSPACE=0), interleaved, at 4096 and 16384 worlds
+# without AB_ENV (say ISO_CUDA_SOLVE_WORKSPACE=1), interleaved, at 4096 and 16384 worlds
 if [[ -n ${AB_ENV:-} ]]; then
 say "== the CUDA module as it is and with $AB_ENV, $(left) s left"
 say "| scene | worlds | as it is | with $AB_ENV | with it ÷ as it is |"

@@ -128,10 +128,13 @@ isoStatus sap_bind(isoSim *s) {
   B->status = s->status;
   B->work = NULL;
   B->work_per_world = 0;
-  /* the solve's workspace (host/step/step_solve.c): on the CPU one world's worth per thread; on
-   * the GPU, where a thread solves a world, one per world (max_con × 624 bytes: the stack's 256
-   * constraints take 160 KB a world), so no pass forms a constraint's Jacobian again (each
-   * line-search evaluation did, from its record). Sized by max_con, so made again on a re-bind. */
+  /* the solve's workspace (host/step/step_solve.c): on the CPU one world's worth per thread. The
+   * GPU, where a thread solves a world, solves without one: a workspace per world (max_con × 624
+   * bytes, 160 KB for the stack's 256 constraints) saves forming each constraint's Jacobian
+   * again in every pass, but its traffic cost more than that on an H200 (bench/RESULTS.md: 6–31 %
+   * fewer world-steps/s on the rigid scenes). ISO_CUDA_SOLVE_WORKSPACE=1 in the environment
+   * gives the GPU one per world (the same bits), to measure it again. Sized by max_con, so made
+   * again on a re-bind. */
   backend_free(&s->be, p->work);
   p->work = NULL;
   p->work_bytes_per_world = 0;
@@ -139,10 +142,8 @@ isoStatus sap_bind(isoSim *s) {
   if (mc == 0) return ISO_OK;
   if (s->be.kind == ISO_BACKEND_CPU)
     return backend_alloc(&s->be, (void **)&p->work, sizeof(sapWorkCon) * mc * (size_t)s->be.threads);
-  /* ISO_CUDA_SOLVE_WORKSPACE=0 in the environment solves without it (the same bits): for
-   * measuring what it buys on a device without a rebuild, as ISO_CUDA_WORLD_BLOCK does */
   const char *e = getenv("ISO_CUDA_SOLVE_WORKSPACE");
-  if (e && strcmp(e, "0") == 0) return ISO_OK;
+  if (!e || strcmp(e, "1") != 0) return ISO_OK;
   p->work_bytes_per_world = sizeof(sapWorkCon) * mc;
   return backend_alloc(&s->be, (void **)&p->work, p->work_bytes_per_world * (size_t)s->nworld);
 }

@@ -41,9 +41,9 @@ typedef struct simSap {
   sapMaterials mat;
   sapBatch batch;     /* its per-world arrays point into the sim's data table; work is NULL */
   sapWorkCon *work;   /* the solver's workspace (kernels/sap/solve.h): (threads, batch.max_con)
-                         on the CPU, (nworld, batch.max_con) on the GPU; NULL when nothing can
-                         be constrained */
-  size_t work_bytes_per_world; /* the GPU's workspace per world; 0 on the CPU */
+                         on the CPU, (nworld, batch.max_con) on the GPU with
+                         ISO_CUDA_SOLVE_WORKSPACE=1 (sap_bind); else NULL */
+  size_t work_bytes_per_world; /* the GPU's workspace per world, when it has one; else 0 */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

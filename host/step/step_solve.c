@@ -1,9 +1,10 @@
 /* Stage 7: each world's SAP problem solved by Newton's method with an exact line search, the
  * world's whole loop as one item (kernels/sap/solve.h: sap_solve_world), so a world that is
- * done stops and nothing is read back between iterations. A world's Jacobian blocks are formed
- * once per step into a workspace (simSap.work): on the CPU each thread hands the worlds of its
- * chunk its own; the GPU runs the kernel table's launcher with one per world. The results are
- * the same bits either way, on any number of threads. */
+ * done stops and nothing is read back between iterations. On the CPU each thread hands the
+ * worlds of its chunk its own workspace (simSap.work), so a world's Jacobian blocks are formed
+ * once per step; the GPU runs the kernel table's launcher without one (or with one per world,
+ * ISO_CUDA_SOLVE_WORKSPACE=1: slower on an H200). The results are the same bits either way, on
+ * any number of threads. */
 #include "host/backend/launch.h"
 #include "host/step/sap_internal.h"
 #include "host/step/step.h"
@@ -24,7 +25,7 @@ isoStatus step_solve(const stepCtx *c) {
   solveArgs a;
   a.B = c->sap->batch;
   if (c->be->kind == ISO_BACKEND_CUDA || !c->sap->work) {
-    a.B.work = c->sap->work; /* the GPU's: one per world (sap_bind) */
+    a.B.work = c->sap->work; /* the GPU's: NULL, or one per world (sap_bind) */
     a.B.work_per_world = a.B.work != NULL;
     return launch_sap_solve(c->be, c->nworld, &a);
   }

@@ -103,8 +103,8 @@ typedef struct sapBatch {
   sapWorkCon *work;    /* NULL, or the solver's workspace: (max_con) for the one world
                           sap_solve_world is solving (the CPU backend gives each thread its own),
                           or (nworld, max_con) when work_per_world (the GPU's, one thread per
-                          world); with NULL every pass forms what it needs (the batched path).
-                          Same bits. */
+                          world, when asked for); with NULL every pass forms what it needs (the
+                          batched path, the GPU by default). Same bits. */
   int work_per_world;
 } sapBatch;
 

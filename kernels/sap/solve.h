@@ -16,9 +16,10 @@
  * Nothing per iteration is stored per world: a constraint stores its kind, its cliques, its
  * block kinds, its record's index and its law's data (the batch's arrays: kernels/sap/batch.h).
  * A world solved by sap_solve_world with a workspace (sapBatch.work: per thread on the CPU, per
- * world on the GPU) forms each constraint's blocks once per step and keeps J·v, J·Δv and G there
- * across the passes of an iteration; without one (the batched path) every pass forms the
- * Jacobian data (sapJac) from the compact data and recomputes what it needs. Both do the same
+ * world on the GPU when asked for) forms each constraint's blocks once per step and keeps J·v,
+ * J·Δv and G there across the passes of an iteration; without one (the batched path, the GPU by
+ * default: re-forming was cheaper there than the workspace's memory traffic) every pass forms
+ * the Jacobian data (sapJac) from the compact data and recomputes what it needs. Both do the same
  * arithmetic on the same values in the same order, so their results are bitwise the same. */
 #ifndef ISO_KERNELS_SAP_SOLVE_H
 #define ISO_KERNELS_SAP_SOLVE_H
