@@ -203,65 +203,28 @@ for f in examples/*.sdf examples/*.urdf; do
   say "| $(basename "$f") | $hc | $hg$([[ $hg == "$hc" ]] && echo ' (=)') | $hp$([[ $hp == "$hc" ]] && echo ' (=)') | $fc/$fg/$fp |"
 done
 }
-has fma && {
-# ---- what FMA contraction buys: warm world-steps/s of the stage's CUDA module against its second
-# one (ALT_BUILD: ISO_PARITY the other way), interleaved, at 4096 and 16384 worlds
-if [[ -f $S/libisobar_cuda_alt.so ]]; then
-say "== the CUDA module against the second one (FMA contraction or none), $(left) s left"
-say "| scene | worlds | module | second module | second ÷ module |"
-say "|---|---:|---:|---:|---:|"
+# ---- interleaved throughput of two variants (fma, ab): warm world-steps/s, runs of S and 3S
+# steps per scene (SPECS: scene:S:3S), at 4096 and 16384 worlds; run_a / run_b run `isobar run`
+# with the arguments given, each its way
+DEFAULT_SPECS="stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick:100:300 compliant_box_on_plane:200:600 point_contact:200:600 sphere_on_box:250:400 soft_pick:20:60"
 wall_of() { python3 -c 'import json, sys
 try:
     print(json.loads(sys.stdin.read().strip().splitlines()[-1])["wall_s"])
 except Exception:
     print("nan")'; }
-for spec in ${FMA_SCENES:-stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick:100:300 compliant_box_on_plane:200:600 point_contact:200:600 sphere_on_box:250:400 soft_pick:20:60}; do
-  IFS=: read -r sc st lt <<<"$spec"
-  for w in 4096 16384; do
-    (( $(left) < 40 )) && break 2
-    r=()
-    for mod in libisobar_cuda.so libisobar_cuda_alt.so; do
-      for steps in "$st" "$lt"; do
-        r+=("$(ISO_CUDA_MODULE="$ROOT/$S/$mod" timeout 45 "$S/isobar" run "examples/$sc.sdf" --backend cuda --worlds $w \
-          --steps "$steps" --quiet --allow-faults 2>>"$OUT/runs.log" | wall_of)")
+compare_variants() {  # SPECS; prints a table row per scene and world count
+  for spec in $1; do
+    IFS=: read -r sc st lt <<<"$spec"
+    for w in 4096 16384; do
+      (( $(left) < 40 )) && return
+      r=()
+      for variant in run_a run_b; do
+        for steps in "$st" "$lt"; do
+          r+=("$($variant "examples/$sc.sdf" --backend cuda --worlds $w --steps "$steps" --quiet --allow-faults \
+            2>>"$OUT/runs.log" | wall_of)")
+        done
       done
-    done
-    say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
-import math, sys
-sc, w, st, lt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-a0, a1, b0, b1 = map(float, sys.argv[5:9])
-fa, fb = w * (lt - st) / (a1 - a0), w * (lt - st) / (b1 - b0)
-print(f"| {sc} | {w} | {fa:,.0f} | {fb:,.0f} | {fb / fa:.3f} |")
-PY
-)"
-  done
-done
-fi
-}
-has ab && {
-# ---- an environment switch's cost: warm world-steps/s of the stage's CUDA module with and
-# without AB_ENV (say ISO_CUDA_SOLVE_WORKSPACE=1), interleaved, at 4096 and 16384 worlds
-if [[ -n ${AB_ENV:-} ]]; then
-say "== the CUDA module as it is and with $AB_ENV, $(left) s left"
-say "| scene | worlds | as it is | with $AB_ENV | with it ÷ as it is |"
-say "|---|---:|---:|---:|---:|"
-wall_of() { python3 -c 'import json, sys
-try:
-    print(json.loads(sys.stdin.read().strip().splitlines()[-1])["wall_s"])
-except Exception:
-    print("nan")'; }
-for spec in ${AB_SCENES:-stack_of_five_boxes:40:120 coin_slide_spin:40:120 pick:100:300 compliant_box_on_plane:200:600 point_contact:200:600 sphere_on_box:250:400 soft_pick:20:60}; do
-  IFS=: read -r sc st lt <<<"$spec"
-  for w in 4096 16384; do
-    (( $(left) < 40 )) && break 2
-    r=()
-    for variant in plain switched; do
-      for steps in "$st" "$lt"; do
-        r+=("$( ( [[ $variant == switched ]] && export $AB_ENV; timeout 45 "$S/isobar" run "examples/$sc.sdf" --backend cuda \
-          --worlds $w --steps "$steps" --quiet --allow-faults 2>>"$OUT/runs.log" ) | wall_of)")
-      done
-    done
-    say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
+      say "$(python3 - "$sc" "$w" "$st" "$lt" "${r[@]}" <<'PY'
 import sys
 sc, w, st, lt = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 a0, a1, b0, b1 = map(float, sys.argv[5:9])
@@ -269,8 +232,31 @@ fa, fb = w * (lt - st) / (a1 - a0), w * (lt - st) / (b1 - b0)
 print(f"| {sc} | {w} | {fa:,.0f} | {fb:,.0f} | {fb / fa:.3f} |")
 PY
 )"
+    done
   done
-done
+}
+has fma && {
+# ---- what FMA contraction buys: the stage's CUDA module against its second one (ALT_BUILD:
+# ISO_PARITY the other way)
+if [[ -f $S/libisobar_cuda_alt.so ]]; then
+  say "== the CUDA module against the second one (FMA contraction or none), $(left) s left"
+  say "| scene | worlds | module | second module | second ÷ module |"
+  say "|---|---:|---:|---:|---:|"
+  run_a() { ISO_CUDA_MODULE="$ROOT/$S/libisobar_cuda.so" timeout 45 "$S/isobar" run "$@"; }
+  run_b() { ISO_CUDA_MODULE="$ROOT/$S/libisobar_cuda_alt.so" timeout 45 "$S/isobar" run "$@"; }
+  compare_variants "${FMA_SCENES:-$DEFAULT_SPECS}"
+fi
+}
+has ab && {
+# ---- an environment switch's cost: the stage's CUDA module as it is and with AB_ENV (say
+# ISO_CUDA_SOLVE_WORKSPACE=1)
+if [[ -n ${AB_ENV:-} ]]; then
+  say "== the CUDA module as it is and with $AB_ENV, $(left) s left"
+  say "| scene | worlds | as it is | with $AB_ENV | with it ÷ as it is |"
+  say "|---|---:|---:|---:|---:|"
+  run_a() { timeout 45 "$S/isobar" run "$@"; }
+  run_b() { env "$AB_ENV" timeout 45 "$S/isobar" run "$@"; }
+  compare_variants "${AB_SCENES:-$DEFAULT_SPECS}"
 fi
 }
 has ncu && {
