@@ -16,7 +16,7 @@
 #   ab: throughput of the stage's CUDA module with and without the environment setting AB_ENV
 #   (a switch the library reads, say ISO_CUDA_SOLVE_WORKSPACE=1), interleaved.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
-# sanitizer.log, throughput.csv, runs.log, ncu_stack.csv (+ ncu_stack.log). Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
+# sanitizer.log, throughput.csv, runs.log, ncu_NAME.csv (+ ncu_NAME.log) per NCU_SCENES entry. Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
 cd "$(dirname "$0")/../.."
 S=${1:-build-gpustage}
@@ -260,20 +260,28 @@ if [[ -n ${AB_ENV:-} ]]; then
 fi
 }
 has ncu && {
-# ---- 6. per-kernel times and launch figures (Nsight Compute) on the stack at 4096 worlds, over
-# steps of the throughput runs' timed window (about 11 launches a step: 400 skipped is step ~36)
-if (( $(left) > 40 )) && command -v ncu >/dev/null; then
-  say "== ncu, $(left) s left"
+# ---- 6. per-kernel times and launch figures (Nsight Compute) at 4096 worlds over a window of
+# launches: NCU_SCENES, each scene:launches skipped:launches timed:steps run (default the stack
+# in the throughput runs' timed window: about 11 launches a step, 400 skipped is step ~36). The
+# grippers close on their cubes (their PD targets as bench/compare sets them). Per step: divided
+# by the solve's launches, one a step.
+for spec in ${NCU_SCENES:-stack_of_five_boxes:400:33:45}; do
+  IFS=: read -r sc skip count steps <<<"$spec"
+  (( $(left) > 40 )) && command -v ncu >/dev/null || break
+  extra=()
+  [[ $sc == pick || $sc == soft_pick ]] && extra=(--joint-target lift=0.1 --joint-target left=0.04 --joint-target right=0.04)
+  name=${sc%%_*}; [[ $sc == stack_of_five_boxes ]] && name=stack; [[ $sc == soft_pick ]] && name=soft_pick
+  say "== ncu, $sc, launches $skip + $count, $(left) s left"
   timeout $(( $(left) - 15 )) ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,launch__stack_size \
-    --launch-skip 400 --launch-count 33 \
-    "$S/isobar" run examples/stack_of_five_boxes.sdf --backend cuda --worlds 4096 --steps 45 --quiet >"$OUT/ncu_stack.raw" 2>&1
+    --launch-skip "$skip" --launch-count "$count" \
+    "$S/isobar" run "examples/$sc.sdf" --backend cuda --worlds 4096 --steps "$steps" --quiet "${extra[@]}" >"$OUT/ncu_$name.raw" 2>&1
   say "ncu exit $?"
   # the report's rows alone in the CSV; ncu's own lines (they name the machine's paths) and the
   # run's summary apart
-  grep '^"' "$OUT/ncu_stack.raw" >"$OUT/ncu_stack.csv"
-  grep -v '^"' "$OUT/ncu_stack.raw" | grep -v '^==PROF==' >"$OUT/ncu_stack.log"
-  rm -f "$OUT/ncu_stack.raw"
-  python3 - "$OUT/ncu_stack.csv" <<'PY' | tee -a "$OUT/summary.txt"
+  grep '^"' "$OUT/ncu_$name.raw" >"$OUT/ncu_$name.csv"
+  grep -v '^"' "$OUT/ncu_$name.raw" | grep -v '^==PROF==' >"$OUT/ncu_$name.log"
+  rm -f "$OUT/ncu_$name.raw"
+  python3 - "$OUT/ncu_$name.csv" <<'PY' | tee -a "$OUT/summary.txt"
 import csv, sys, collections
 lines = [l for l in open(sys.argv[1]) if l.startswith('"')]
 t = collections.defaultdict(float); n = collections.Counter(); regs = {}
@@ -284,11 +292,13 @@ for r in csv.DictReader(lines):
         t[k] += v * {"ns": 1e-3, "nsecond": 1e-3, "ms": 1e3, "msecond": 1e3}.get(r["Metric Unit"], 1.0); n[k] += 1
     if r["Metric Name"] == "launch__registers_per_thread": regs[k] = r["Metric Value"]
 tot = sum(t.values())
-print("| kernel | launches | µs total (3 steps) | share | regs |")
+steps = n.get("sap_solve_kernel", 0)
+print(f"{steps} steps (launches of sap_solve_kernel); kernel time {tot / max(steps, 1):,.1f} µs a step")
+print("| kernel | launches | µs a step | share | regs |")
 print("|---|---:|---:|---:|---:|")
 for k, v in sorted(t.items(), key=lambda kv: -kv[1])[:20]:
-    print(f"| {k} | {n[k]} | {v:,.1f} | {100*v/tot:.1f}% | {regs.get(k, '')} |")
+    print(f"| {k} | {n[k]} | {v / max(steps, 1):,.1f} | {100*v/tot:.1f}% | {regs.get(k, '')} |")
 PY
-fi
+done
 }
 say "== done in $(( $(date +%s) - T0 )) s"
