@@ -7,7 +7,7 @@
 #   3. the Python package's CUDA tests (DLPack arrays, with PyTorch when it is installed);
 #   4. whole-step throughput on the GPU (and on every CPU core of the same machine, for scale);
 #   5. compute-sanitizer memcheck over short runs of a rigid, a jointed and a deformable scene;
-#   6. Nsight Compute's per-kernel times on the stack;
+#   6. Nsight Compute's per-kernel times on the stack (NCU_SCENES: other scenes and windows);
 #   blocks: the one-item-per-world kernels at 32, 64 and 128 threads per block
 #   (ISO_CUDA_WORLD_BLOCK), on three scenes at 4096 worlds;
 #   parity: every example's state hash on the CPU and on the GPU (and with the stage's second
@@ -16,7 +16,8 @@
 #   ab: throughput of the stage's CUDA module with and without the environment setting AB_ENV
 #   (a switch the library reads, say ISO_CUDA_SOLVE_WORKSPACE=1), interleaved.
 # Writes under OUT (default bench/out/gpu): summary.txt (printed last), tests.log, python.log,
-# sanitizer.log, throughput.csv, runs.log, ncu_NAME.csv (+ ncu_NAME.log) per NCU_SCENES entry. Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
+# sanitizer.log, throughput.csv, runs.log, ncu_NAME.csv (+ ncu_NAME.log) per NCU_SCENES entry.
+# Usage: bash bench/gpu/device_check.sh [stage-dir] [budget-s]
 set -u
 cd "$(dirname "$0")/../.."
 S=${1:-build-gpustage}
