@@ -271,7 +271,7 @@ for spec in ${NCU_SCENES:-stack_of_five_boxes:400:33:45}; do
   (( $(left) > 40 )) && command -v ncu >/dev/null || break
   extra=()
   [[ $sc == pick || $sc == soft_pick ]] && extra=(--joint-target lift=0.1 --joint-target left=0.04 --joint-target right=0.04)
-  name=${sc%%_*}; [[ $sc == stack_of_five_boxes ]] && name=stack; [[ $sc == soft_pick ]] && name=soft_pick
+  name=$sc; [[ $sc == stack_of_five_boxes ]] && name=stack
   say "== ncu, $sc, launches $skip + $count, $(left) s left"
   timeout $(( $(left) - 15 )) ncu --csv --metrics gpu__time_duration.sum,launch__registers_per_thread,launch__grid_size,launch__block_size,sm__warps_active.avg.pct_of_peak_sustained_active,launch__stack_size \
     --launch-skip "$skip" --launch-count "$count" \
