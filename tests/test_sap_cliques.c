@@ -235,8 +235,8 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
  * tree's contact beside a free body's, a tree against itself or the world) gives the general
  * loop's H to the bit: the same sums in the same order, only formed in another loop order. The
  * cliques lie in v in both orders (a tree before and after a free body) and span the sizes the
- * path takes (1 to 12 columns); a clique of 13 takes the general loop, which the assembly must
- * still reach. */
+ * path takes (1 to 12 columns; 3 beside 6, both ways round, are the pairs it compiles with literal
+ * sizes); a clique of 13 takes the general loop, which the assembly must still reach. */
 Test(sap_cliques, small_dense_blocks_hessian_is_the_general_loops_to_the_bit) {
   test_rng r = {91};
   const sapClique cl[5] = {{3, 0, 0}, {6, 3, 0}, {12, 9, 0}, {1, 21, 0}, {13, 22, 0}};

@@ -197,13 +197,15 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
  * a free body's, as in a grasp): G·J_q formed whole, then each block of H as in
  * sap_cj_add_hessian_36, the same sums in the same order as sap_cj_add_hessian_m. The general
  * loop re-derives its pointers and tests its bounds per entry (vectorised in pairs with overlap
- * checks that cost more than they save at 3 to 12 rows); here each block is one tight loop. */
-static inline ISO_HD void sap_cj_add_hessian_3small(const sapConJ *j, const sapClique *cl, const real *G, int nv,
-                                                    real *H) {
+ * checks that cost more than they save at 3 to 12 rows); here each block is one tight loop.
+ * n[q] is clique q's size (cl[j->clique[q]].nv; unread where there is no clique): the callers
+ * below pass the common pairs of sizes as literals, so each gets loops of fixed length. */
+static inline ISO_HD ISO_INLINE void sap_cj_add_hessian_3small_n(const sapConJ *j, const sapClique *cl,
+                                                                 const real *G, int nv, real *H, int n0, int n1) {
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *cq = cl + j->clique[q];
-    const int nq = cq->nv;
+    const int nq = q ? n1 : n0;
     real GJ[3 * SAP_HESS_SMALL];
     for (int b = 0; b < nq; ++b) {
       real gj[3];
@@ -213,11 +215,20 @@ static inline ISO_HD void sap_cj_add_hessian_3small(const sapConJ *j, const sapC
     for (int p = 0; p < 2; ++p) {
       if (j->clique[p] < 0) continue;
       const sapClique *cp = cl + j->clique[p];
+      const int np = p ? n1 : n0;
       real *Hpq = H + (long)cq->v0 * nv + cp->v0;
-      if (cp->v0 > cq->v0) sap_hessian_block_3(j->J[p], GJ, cp->nv, nq, 0, nv, Hpq);
-      else if (cp->v0 == cq->v0) sap_hessian_block_3(j->J[p], GJ, cp->nv, nq, 1, nv, Hpq);
+      if (cp->v0 > cq->v0) sap_hessian_block_3(j->J[p], GJ, np, nq, 0, nv, Hpq);
+      else if (cp->v0 == cq->v0) sap_hessian_block_3(j->J[p], GJ, np, nq, 1, nv, Hpq);
     }
   }
+}
+
+static inline ISO_HD void sap_cj_add_hessian_3small(const sapConJ *j, const sapClique *cl, const real *G, int nv,
+                                                    real *H) {
+  const int n0 = j->clique[0] < 0 ? 0 : cl[j->clique[0]].nv, n1 = j->clique[1] < 0 ? 0 : cl[j->clique[1]].nv;
+  if (n0 == 3 && n1 == 6) sap_cj_add_hessian_3small_n(j, cl, G, nv, H, 3, 6); /* a gripper's finger on a cube */
+  else if (n0 == 6 && n1 == 3) sap_cj_add_hessian_3small_n(j, cl, G, nv, H, 6, 3);
+  else sap_cj_add_hessian_3small_n(j, cl, G, nv, H, n0, n1);
 }
 
 /* H += JᵀGJ for blocks of any sizes (m rows: called with a literal 3 for a contact, so the row
