@@ -11,22 +11,12 @@
 #include "isobar/scene.h"
 #include "support/support.h"
 
-static isoSim *sim_on(const isoModel *m, int worlds, isoBackendKind backend) {
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = worlds;
-  sd.backend = backend;
-  sd.threads = 2;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
-
 /* Both backends from the scene's initial state for `steps` steps; every state field and every
  * world's status compared bit for bit. */
 static void same_bits(const char *scene, int worlds, int steps) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_load(test_source_path(scene), NULL, &m, NULL), ISO_OK, "%s: %s", scene, iso_last_error());
-  isoSim *c = sim_on(m, worlds, ISO_BACKEND_CPU), *g = sim_on(m, worlds, ISO_BACKEND_CUDA);
+  isoSim *c = test_sim(m, worlds, ISO_BACKEND_CPU, 2), *g = test_sim(m, worlds, ISO_BACKEND_CUDA, 2);
   for (int k = 0; k < steps; ++k) {
     cr_assert_eq(iso_sim_step(c), ISO_OK, "%s: %s", scene, iso_last_error());
     cr_assert_eq(iso_sim_step(g), ISO_OK, "%s: %s", scene, iso_last_error());

@@ -113,11 +113,7 @@ Test(cuda_step, solve_workspace_per_world_keeps_the_bits) {
   size_t bytes[3];
   for (int k = 0; k < 3; ++k) {
     if (k == 2) cr_assert_eq(unsetenv("ISO_CUDA_SOLVE_WORKSPACE"), 0);
-    isoSimDef sd = iso_default_sim_def();
-    sd.worlds = W;
-    sd.backend = k ? ISO_BACKEND_CUDA : ISO_BACKEND_CPU;
-    sd.threads = 1;
-    cr_assert_eq(iso_sim_create(m, &sd, &s[k]), ISO_OK, "%s", iso_last_error());
+    s[k] = test_sim(m, W, k ? ISO_BACKEND_CUDA : ISO_BACKEND_CPU, 1);
     cr_assert_eq(iso_sim_memory_per_world(s[k], &bytes[k]), ISO_OK);
     for (int i = 0; i < STEPS; ++i) cr_assert_eq(iso_sim_step(s[k]), ISO_OK, "%s", iso_last_error());
   }

@@ -14,16 +14,6 @@ static void heights(const isoSim *s, int w, double *cube, double *lift) {
   *cube = q[6], *lift = q[7];
 }
 
-static isoSim *pick_sim(const isoModel *m, int worlds, isoBackendKind backend) {
-  isoSimDef d = iso_default_sim_def();
-  d.worlds = worlds;
-  d.backend = backend;
-  d.threads = 2;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
-
 static void run_to(isoSim *s, int *step, double t_end) {
   for (; *step * 1e-3 < t_end - 1e-9; ++*step) {
     cr_assert_eq(iso_scene_pick_targets(s, *step * 1e-3), ISO_OK);
@@ -34,7 +24,7 @@ static void run_to(isoSim *s, int *step, double t_end) {
 Test(scene_pick, the_gripper_lifts_the_cube_without_slip) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_pick_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
-  isoSim *s = pick_sim(m, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 1, ISO_BACKEND_CPU, 2);
   int step = 0;
   double cube0, lift0, cube1, lift1;
   heights(s, 0, &cube0, &lift0);
@@ -69,7 +59,7 @@ Test(scene_pick, cuda_matches_cpu) {
   test_require_cuda_device();
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_pick_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
-  isoSim *c = pick_sim(m, 3, ISO_BACKEND_CPU), *g = pick_sim(m, 3, ISO_BACKEND_CUDA);
+  isoSim *c = test_sim(m, 3, ISO_BACKEND_CPU, 2), *g = test_sim(m, 3, ISO_BACKEND_CUDA, 2);
   int sc = 0, sg = 0;
   run_to(c, &sc, 0.7);
   run_to(g, &sg, 0.7);

@@ -14,22 +14,12 @@ static isoModel *load(const char *rel) {
   return m;
 }
 
-static isoSim *make(const isoModel *m, int worlds, isoBackendKind be) {
-  isoSimDef d = iso_default_sim_def();
-  d.worlds = worlds;
-  d.threads = 1;
-  d.backend = be;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
-
 Test(sim_view, names_are_listed_and_unknown_ones_refused) {
   cr_assert_gt(iso_view_count(), 0);
   cr_assert_null(iso_view_name(iso_view_count()));
   cr_assert_null(iso_view_name(-1));
   isoModel *m = load("examples/arm_pd.urdf");
-  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   isoView v;
   for (int k = 0; k < iso_view_count(); ++k)
     cr_assert_eq(iso_sim_view(s, iso_view_name(k), &v), ISO_OK, "%s: %s", iso_view_name(k), iso_last_error());
@@ -44,7 +34,7 @@ Test(sim_view, names_are_listed_and_unknown_ones_refused) {
 /* Every state view holds, world by world, what iso_sim_get_state copies out. */
 Test(sim_view, state_views_are_the_getters_values) {
   isoModel *m = load("examples/arm_pd.urdf");
-  isoSim *s = make(m, 3, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 3, ISO_BACKEND_CPU, 1);
   for (int i = 0; i < 20; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   static const char *names[] = {"q", "v", "time", "effort", "actuation", "joint_force"};
   static const isoStateField fields[] = {ISO_STATE_Q, ISO_STATE_V, ISO_STATE_TIME, ISO_STATE_EFFORT,
@@ -76,7 +66,7 @@ Test(sim_view, state_views_are_the_getters_values) {
  * it as their actuation), in that world only, and the address survives steps and resets. */
 Test(sim_view, writes_reach_the_step_and_addresses_stay) {
   isoModel *m = load("examples/arm_pd.urdf");
-  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   isoView e, a, q;
   cr_assert_eq(iso_sim_view(s, "effort", &e), ISO_OK);
   cr_assert_eq(iso_sim_view(s, "actuation", &a), ISO_OK);
@@ -110,7 +100,7 @@ Test(sim_view, writes_reach_the_step_and_addresses_stay) {
  * world's values as iso_sim_get_solver_stats reports them. */
 Test(sim_view, solver_views_match_the_stats) {
   isoModel *m = load("examples/sphere_on_box.sdf");
-  isoSim *s = make(m, 3, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 3, ISO_BACKEND_CPU, 1);
   for (int i = 0; i < 400; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   isoView it, cv, rs, st;
   cr_assert_eq(iso_sim_view(s, "solver_iterations", &it), ISO_OK);
@@ -140,7 +130,7 @@ Test(sim_view, solver_views_match_the_stats) {
 /* A model with nothing for a view has width 0 and no data; names of items read back. */
 Test(sim_view, empty_views_and_item_names) {
   isoModel *m = load("examples/sphere_on_box.sdf");
-  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   isoView v;
   cr_assert_eq(iso_sim_view(s, "effort", &v), ISO_OK);
   cr_assert_eq(v.shape[1], 0);
@@ -167,14 +157,14 @@ Test(sim_view, empty_views_and_item_names) {
 Test(sim_view, cuda_views_name_the_device) {
   test_require_cuda_device();
   isoModel *m = load("examples/arm_pd.urdf");
-  isoSim *s = make(m, 2, ISO_BACKEND_CUDA);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CUDA, 1);
   isoView v;
   cr_assert_eq(iso_sim_view(s, "q", &v), ISO_OK);
   cr_assert_eq(v.device, ISO_DEVICE_CUDA);
   cr_assert_eq(v.device_id, 0);
   cr_assert_eq(iso_sim_synchronize(s), ISO_OK);
   if (test_cuda_emulated()) { /* the emulated device's memory is the host's: compare values */
-    isoSim *c = make(m, 2, ISO_BACKEND_CPU);
+    isoSim *c = test_sim(m, 2, ISO_BACKEND_CPU, 1);
     for (int i = 0; i < 20; ++i) {
       cr_assert_eq(iso_sim_step(s), ISO_OK);
       cr_assert_eq(iso_sim_step(c), ISO_OK);
@@ -194,7 +184,7 @@ Test(sim_view, cuda_views_name_the_device) {
  * largest value) and for bodies on a jointed tree (the pick's fingers and its cube). */
 static void wrenches_match_query(const char *rel, int steps) {
   isoModel *m = load(rel);
-  isoSim *s = make(m, 2, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   isoView v; /* viewed first: the stage runs from the first view on */
   cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
   for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
@@ -225,7 +215,7 @@ Test(sim_view, body_wrenches_are_the_querys) {
  * one evaluation). */
 Test(sim_view, body_wrenches_balance_the_weight_at_rest) {
   isoModel *m = load("examples/stack_of_five_boxes.sdf");
-  isoSim *s = make(m, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 1, ISO_BACKEND_CPU, 1);
   isoView v;
   cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);
   for (int i = 0; i < 1500; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
@@ -249,7 +239,7 @@ Test(sim_view, body_wrenches_balance_the_weight_at_rest) {
  * stays zero); viewing switches the stage on for the following steps. */
 Test(sim_view, wrenches_are_computed_once_asked_for) {
   isoModel *m = load("examples/stack_of_five_boxes.sdf");
-  isoSim *s = make(m, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 1, ISO_BACKEND_CPU, 1);
   for (int i = 0; i < 100; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK);
   isoView v;
   cr_assert_eq(iso_sim_view(s, "body_contact_wrench", &v), ISO_OK);

@@ -37,6 +37,16 @@ void test_require_cuda_device(void) {
   cr_skip_test("no CUDA device: %s", why);
 }
 
+isoSim *test_sim(const isoModel *m, int worlds, isoBackendKind backend, int threads) {
+  isoSimDef d = iso_default_sim_def();
+  d.worlds = worlds;
+  d.backend = backend;
+  d.threads = threads;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
+  return s;
+}
+
 int test_cuda_emulated(void) { return cuda_emulated(); }
 
 #ifndef ISO_TEST_PARITY /* set by the build when ISO_PARITY is on */

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "isobar/scene.h"
+#include "isobar/sim.h"
 
 /* Deterministic pseudo-random numbers (splitmix64), so every failure reproduces. */
 typedef struct { uint64_t s; } test_rng;
@@ -36,6 +37,10 @@ int test_line_of(const char *path, const char *needle);
 /* A scene load fails with `want`; its message names path:line (the first line of `path` holding
  * `at`) and holds `needle` (the test fails otherwise). */
 void test_load_fails_at(const char *path, isoStatus want, const char *at, const char *needle);
+
+/* A sim of m with `worlds` worlds on `backend`, `threads` CPU threads, the default capacities
+ * and solver (the test fails when creation does). */
+isoSim *test_sim(const isoModel *m, int worlds, isoBackendKind backend, int threads);
 
 /* 1 when a CUDA device is usable; otherwise 0 and a reason for the skip message. */
 int test_cuda_device(char *why, int why_len);
