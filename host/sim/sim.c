@@ -216,7 +216,8 @@ isoStatus iso_sim_memory_per_world(const isoSim *s, size_t *bytes) {
   CHECK_NULL(s, "iso_sim_memory_per_world");
   CHECK_NULL(bytes, "iso_sim_memory_per_world");
   size_t total = s->world_bytes;
-  if (s->sap) total += s->sap->work_bytes_per_world * (size_t)s->nworld; /* the GPU solve's workspace */
+  if (s->sap && s->sap->batch.work_per_world) /* the GPU solve's workspace */
+    total += sizeof(sapWorkCon) * (size_t)s->sap->batch.max_con * (size_t)s->nworld;
   for (int p = 0; p < ISO_PARAM_COUNT; ++p)
     if (s->param[p].f.wstride != 0)
       total += (size_t)s->nworld * (size_t)s->param[p].nitem * (size_t)s->param[p].width * sizeof(real);

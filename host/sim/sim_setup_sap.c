@@ -137,15 +137,15 @@ isoStatus sap_bind(isoSim *s) {
    * again on a re-bind. */
   backend_free(&s->be, p->work);
   p->work = NULL;
-  p->work_bytes_per_world = 0;
   const size_t mc = (size_t)B->max_con;
   if (mc == 0) return ISO_OK;
   if (s->be.kind == ISO_BACKEND_CPU)
     return backend_alloc(&s->be, (void **)&p->work, sizeof(sapWorkCon) * mc * (size_t)s->be.threads);
   const char *e = getenv("ISO_CUDA_SOLVE_WORKSPACE");
   if (!e || strcmp(e, "1") != 0) return ISO_OK;
-  p->work_bytes_per_world = sizeof(sapWorkCon) * mc;
-  return backend_alloc(&s->be, (void **)&p->work, p->work_bytes_per_world * (size_t)s->nworld);
+  const isoStatus st = backend_alloc(&s->be, (void **)&p->work, sizeof(sapWorkCon) * mc * (size_t)s->nworld);
+  if (st == ISO_OK) B->work = p->work, B->work_per_world = 1; /* the batch hands it to the kernel as it is */
+  return st;
 }
 
 void sap_destroy(isoSim *s) {

@@ -39,11 +39,12 @@ typedef struct simSap {
   const int *point_a, *point_b;   /* (npoint) geometry pairs, backend memory */
   pointShape *shape;  /* (ngeom) point-contact shape of each geometry, backend memory */
   sapMaterials mat;
-  sapBatch batch;     /* its per-world arrays point into the sim's data table; work is NULL */
+  sapBatch batch;     /* its per-world arrays point into the sim's data table; its work is NULL
+                         but for the GPU's workspace per world */
   sapWorkCon *work;   /* the solver's workspace (kernels/sap/solve.h): (threads, batch.max_con)
-                         on the CPU, (nworld, batch.max_con) on the GPU with
-                         ISO_CUDA_SOLVE_WORKSPACE=1 (sap_bind); else NULL */
-  size_t work_bytes_per_world; /* the GPU's workspace per world, when it has one; else 0 */
+                         on the CPU, handed to each thread by the step; (nworld, batch.max_con)
+                         on the GPU with ISO_CUDA_SOLVE_WORKSPACE=1 (sap_bind: batch.work too);
+                         else NULL */
   void *owned[SAP_MAX_OWNED];
   int nowned;
 } simSap;

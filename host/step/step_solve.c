@@ -24,11 +24,7 @@ static void solve_chunk(int t, int start, int end, void *ctx) {
 isoStatus step_solve(const stepCtx *c) {
   solveArgs a;
   a.B = c->sap->batch;
-  if (c->be->kind == ISO_BACKEND_CUDA || !c->sap->work) {
-    a.B.work = c->sap->work; /* the GPU's: NULL, or one per world (sap_bind) */
-    a.B.work_per_world = a.B.work != NULL;
-    return launch_sap_solve(c->be, c->nworld, &a);
-  }
+  if (c->be->kind == ISO_BACKEND_CUDA || !c->sap->work) return launch_sap_solve(c->be, c->nworld, &a);
   solveChunks ch = {a, c->sap->work};
   backend_cpu_for_chunks(c->be, c->nworld, solve_chunk, &ch);
   return ISO_OK;
