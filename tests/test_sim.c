@@ -9,16 +9,6 @@
 #include "isobar/scenes.h"
 #include "support/support.h"
 
-static isoSim *make(const isoModel *m, int worlds, int threads) {
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = worlds;
-  sd.backend = ISO_BACKEND_CPU;
-  sd.threads = threads;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
-
 static isoModel *tumbling(int nbody) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_tumbling_model(nbody, 1e-3, &m), ISO_OK, "%s", iso_last_error());
@@ -55,7 +45,7 @@ static void snapshot(const isoSim *s, int w, double *out) {
 Test(sim, world_in_batch_equals_world_alone_bit_for_bit) {
   isoModel *m = tumbling(3);
   const int N = 17, steps = 400;
-  isoSim *batch = make(m, N, 2);
+  isoSim *batch = test_sim(m, N, ISO_BACKEND_CPU, 2);
   cr_assert_eq(iso_scene_tumbling_init(batch), ISO_OK);
   randomise(batch);
   int nq = iso_sim_state_width(batch, ISO_STATE_Q), nv = iso_sim_state_width(batch, ISO_STATE_V);
@@ -66,7 +56,7 @@ Test(sim, world_in_batch_equals_world_alone_bit_for_bit) {
   const int probe[4] = {0, 3, 5, 11};
   for (int i = 0; i < 4; ++i) {
     int k = probe[i];
-    isoSim *alone = make(m, 1, 1);
+    isoSim *alone = test_sim(m, 1, ISO_BACKEND_CPU, 1);
     iso_sim_set_state(alone, ISO_STATE_Q, iso_worlds_one(0), q0 + (size_t)k * nq);
     iso_sim_set_state(alone, ISO_STATE_V, iso_worlds_one(0), v0 + (size_t)k * nv);
     for (int p = 0; p < 4; ++p)
@@ -108,7 +98,7 @@ Test(sim, one_and_two_threads_are_bitwise_identical) {
   isoModel *m = tumbling(2);
   uint64_t h[3];
   for (int t = 1; t <= 3; ++t) {
-    isoSim *s = make(m, 257, t);
+    isoSim *s = test_sim(m, 257, ISO_BACKEND_CPU, t);
     cr_assert_eq(iso_sim_threads(s), t);
     iso_scene_tumbling_init(s);
     randomise(s);
@@ -123,7 +113,7 @@ Test(sim, one_and_two_threads_are_bitwise_identical) {
 
 Test(sim, selections_get_set_and_reset) {
   isoModel *m = tumbling(1);
-  isoSim *s = make(m, 6, 2);
+  isoSim *s = test_sim(m, 6, ISO_BACKEND_CPU, 2);
   double q[6 * 7];
   iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_all(), q);
   double v[6] = {1, 2, 3, 4, 5, 6}, vv[6 * 6];
@@ -162,7 +152,7 @@ Test(sim, selections_get_set_and_reset) {
 
 Test(sim, bad_state_and_selections_change_nothing) {
   isoModel *m = tumbling(1);
-  isoSim *s = make(m, 4, 1);
+  isoSim *s = test_sim(m, 4, ISO_BACKEND_CPU, 1);
   iso_scene_tumbling_init(s);
   uint64_t before = hash_state(s);
   double bad[14] = {1, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, NAN};
@@ -191,7 +181,7 @@ Test(sim, bad_state_and_selections_change_nothing) {
 
 Test(sim, per_world_parameters) {
   isoModel *m = tumbling(2);
-  isoSim *s = make(m, 5, 2);
+  isoSim *s = test_sim(m, 5, ISO_BACKEND_CPU, 2);
   cr_assert_eq(iso_param_width(ISO_PARAM_BODY_INERTIA), 6);
   cr_assert_not(iso_sim_param_is_per_world(s, ISO_PARAM_BODY_MASS), "starts shared");
   double mass = 4.5;
@@ -225,7 +215,7 @@ Test(sim, per_world_parameters) {
 
 Test(sim, nonfinite_world_is_frozen_and_others_unaffected) {
   isoModel *m = tumbling(1);
-  isoSim *a = make(m, 8, 2), *b = make(m, 8, 2);
+  isoSim *a = test_sim(m, 8, ISO_BACKEND_CPU, 2), *b = test_sim(m, 8, ISO_BACKEND_CPU, 2);
   iso_scene_tumbling_init(a);
   iso_scene_tumbling_init(b);
   /* A finite but absurd spin overflows to infinity within a step. */
@@ -277,7 +267,7 @@ Test(sim, worlds_start_and_reset_to_the_model_initial_state) {
   x.linear_velocity[1] = -0.25;
   cr_assert_eq(iso_model_set_initial_state(m, b, &x), ISO_OK, "%s", iso_last_error());
   cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
-  isoSim *s = make(m, 2, 1);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   const double q0[14] = {1, 0, 0, 0, 0, 0, 0, 0.6, 0.8, 0, 0, 0.5, 0, 2.0};
   const double v0[12] = {0, 0, 0, 0, 0, 0, 0, 0, 1.5, 0, -0.25, 0};
   for (int pass = 0; pass < 2; ++pass) {
@@ -403,7 +393,7 @@ Test(sim, auto_keeps_small_batches_on_the_cpu) {
 Test(sim, cuda_matches_cpu) {
   test_require_cuda_device();
   isoModel *m = tumbling(2);
-  isoSim *c = make(m, 64, 2);
+  isoSim *c = test_sim(m, 64, ISO_BACKEND_CPU, 2);
   isoSimDef sd = iso_default_sim_def();
   sd.worlds = 64;
   sd.backend = ISO_BACKEND_CUDA;
@@ -428,7 +418,7 @@ Test(sim, cuda_matches_cpu) {
 
 Test(sim, permuted_full_lists_go_to_the_right_worlds) {
   isoModel *m = tumbling(1);
-  isoSim *s = make(m, 4, 1);
+  isoSim *s = test_sim(m, 4, ISO_BACKEND_CPU, 1);
   int order[4] = {0, 2, 1, 3};
   double t[4] = {10, 20, 30, 40}, got[4];
   cr_assert_eq(iso_sim_set_state(s, ISO_STATE_TIME, iso_worlds_list(order, 4), t), ISO_OK);
@@ -478,7 +468,7 @@ static void *reader(void *p) {
 
 Test(sim, const_getters_are_safe_from_two_threads) {
   isoModel *m = tumbling(2);
-  isoSim *s = make(m, 64, 1);
+  isoSim *s = test_sim(m, 64, ISO_BACKEND_CPU, 1);
   randomise(s);
   run(s, 3); /* every world in a different state */
   int nq = iso_sim_state_width(s, ISO_STATE_Q);
@@ -500,7 +490,7 @@ Test(sim, const_getters_are_safe_from_two_threads) {
  * shared value. */
 Test(sim, parameter_reads_through_masks) {
   isoModel *m = tumbling(1);
-  isoSim *s = make(m, 8, 1);
+  isoSim *s = test_sim(m, 8, ISO_BACKEND_CPU, 1);
   unsigned char mask[8] = {1, 0, 1, 0, 0, 0, 0, 1};
   double g[9];
   cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_GRAVITY, 0, iso_worlds_mask(mask), g), ISO_OK);
@@ -521,7 +511,7 @@ Test(sim, parameter_reads_through_masks) {
 Test(sim, stage_times) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
-  isoSim *s = make(m, 4, 1);
+  isoSim *s = test_sim(m, 4, ISO_BACKEND_CPU, 1);
   int n = iso_sim_stage_count();
   cr_assert(n > 0 && n <= 16);
   for (int k = 0; k < n; ++k) {

@@ -46,16 +46,6 @@ static isoModel *model_with(double Lx, int nx, int wall, double beta) {
   return m;
 }
 
-static isoSim *make(const isoModel *m, int worlds, int threads, isoBackendKind backend) {
-  isoSimDef sd = iso_default_sim_def();
-  sd.worlds = worlds;
-  sd.threads = threads;
-  sd.backend = backend;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
-
 static void run(isoSim *s, int steps) {
   for (int i = 0; i < steps; ++i) cr_assert_eq(iso_sim_step(s), ISO_OK, "%s", iso_last_error());
 }
@@ -75,7 +65,7 @@ static double *get(const isoSim *s, isoStateField f, isoWorlds w, int nworld) {
  * steps of ~1e-5 m displacement that is far below 1e-9 m, the bound checked. */
 Test(sim_deformable, free_fall_is_a_rigid_translation) {
   isoModel *m = model_with(0.1, 2, 0, 0);
-  isoSim *s = make(m, 1, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 1, ISO_BACKEND_CPU, 1);
   const int steps = 200;
   run(s, steps);
   const double t = steps * DT, g = -9.81;
@@ -101,7 +91,7 @@ Test(sim_deformable, free_fall_is_a_rigid_translation) {
  * end goes down, the beam stays finite and unfrozen; a reset restores the rest shape exactly. */
 Test(sim_deformable, wall_holds_and_the_beam_sags_then_resets) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *s = make(m, 2, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   int nv = 0;
   cr_assert_eq(iso_model_deformable_size(m, 0, &nv, NULL, NULL), ISO_OK);
   double *rest = (double *)malloc(sizeof(double) * 3 * (size_t)nv);
@@ -136,7 +126,7 @@ Test(sim_deformable, wall_holds_and_the_beam_sags_then_resets) {
  * back sooner, at a tenth of the amplitude). Bad values are refused naming the field. */
 Test(sim_deformable, per_world_material) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *s = make(m, 2, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   cr_assert_eq(iso_param_width(ISO_PARAM_DEFORMABLE_MATERIAL), 5);
   double mat[5];
   cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(0), mat), ISO_OK);
@@ -173,14 +163,14 @@ static void vary_worlds(isoSim *s, int nworld) {
  * each world is one item whose sums have a fixed order. */
 Test(sim_deformable, batch_and_threads_are_bitwise_identical) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *a = make(m, 5, 1, ISO_BACKEND_CPU), *b = make(m, 5, 2, ISO_BACKEND_CPU);
+  isoSim *a = test_sim(m, 5, ISO_BACKEND_CPU, 1), *b = test_sim(m, 5, ISO_BACKEND_CPU, 2);
   vary_worlds(a, 5), vary_worlds(b, 5);
   run(a, 60), run(b, 60);
   const int n = iso_sim_state_width(a, ISO_STATE_VERTEX_POSITION);
   double *xa = get(a, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), 5);
   double *xb = get(b, ISO_STATE_VERTEX_POSITION, iso_worlds_all(), 5);
   cr_expect(test_same_bits(xa, xb, 5 * n), "1 and 2 threads differ");
-  isoSim *one = make(m, 1, 1, ISO_BACKEND_CPU);
+  isoSim *one = test_sim(m, 1, ISO_BACKEND_CPU, 1);
   double mat[5];
   cr_assert_eq(iso_sim_get_param(a, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(3), mat), ISO_OK);
   cr_assert_eq(iso_sim_set_param(one, ISO_PARAM_DEFORMABLE_MATERIAL, 0, iso_worlds_one(0), mat), ISO_OK);
@@ -195,7 +185,7 @@ Test(sim_deformable, batch_and_threads_are_bitwise_identical) {
 /* AUTO keeps a model with deformable bodies on the CPU at any batch size, and says why. */
 Test(sim_deformable, auto_keeps_deformables_on_the_cpu) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *s = make(m, ISO_AUTO_CUDA_MIN_WORLDS, 1, ISO_BACKEND_AUTO);
+  isoSim *s = test_sim(m, ISO_AUTO_CUDA_MIN_WORLDS, ISO_BACKEND_AUTO, 1);
   cr_assert_eq(iso_sim_backend(s), ISO_BACKEND_CPU);
   const char *why = iso_sim_backend_reason(s);
   cr_assert(strstr(why, "auto chose cpu") && strstr(why, "deformable"), "%s", why);
@@ -207,7 +197,7 @@ Test(sim_deformable, auto_keeps_deformables_on_the_cpu) {
 Test(sim_deformable, cuda_matches_cpu) {
   test_require_cuda_device();
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *c = make(m, 4, 2, ISO_BACKEND_CPU), *g = make(m, 4, 1, ISO_BACKEND_CUDA);
+  isoSim *c = test_sim(m, 4, ISO_BACKEND_CPU, 2), *g = test_sim(m, 4, ISO_BACKEND_CUDA, 1);
   vary_worlds(c, 4), vary_worlds(g, 4);
   run(c, 50), run(g, 50);
   const int n = iso_sim_state_width(c, ISO_STATE_VERTEX_POSITION);
@@ -225,7 +215,7 @@ Test(sim_deformable, cuda_matches_cpu) {
  * deformed one, to the bit (%.17g round-trips). Set states are checked before they change. */
 Test(sim_deformable, vtk_export_and_checked_states) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *s = make(m, 2, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 2, ISO_BACKEND_CPU, 1);
   run(s, 40);
   char dir[512], path[600];
   test_tmp_template(dir, 512, "iso_deformed");
@@ -265,7 +255,7 @@ Test(sim_deformable, vtk_export_and_checked_states) {
  * at 1e-9 m. */
 Test(sim_deformable, step_equals_the_dense_reference) {
   isoModel *m = model_with(0.4, 8, 1, 0.01);
-  isoSim *s = make(m, 1, 1, ISO_BACKEND_CPU);
+  isoSim *s = test_sim(m, 1, ISO_BACKEND_CPU, 1);
   int nv = 0, nt = 0;
   cr_assert_eq(iso_model_deformable_size(m, 0, &nv, &nt, NULL), ISO_OK);
   double *q = (double *)malloc(sizeof(double) * 3 * (size_t)nv), *v = (double *)calloc(3 * (size_t)nv, sizeof(double));

@@ -3,6 +3,8 @@
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
+#include "support/support.h"
+
 double jb_link_pivot_inertia(const jbLink *L) {
   return 0.4 * L->mass * L->radius * L->radius + L->mass * L->length * L->length;
 }
@@ -29,15 +31,7 @@ int jb_add_link(isoModel *m, const char *name, int parent, double px, double py,
   return joint;
 }
 
-isoSim *jb_sim(const isoModel *m, int worlds, int threads) {
-  isoSimDef d = iso_default_sim_def();
-  d.worlds = worlds;
-  d.threads = threads;
-  d.backend = ISO_BACKEND_CPU;
-  isoSim *s = NULL;
-  cr_assert_eq(iso_sim_create(m, &d, &s), ISO_OK, "%s", iso_last_error());
-  return s;
-}
+isoSim *jb_sim(const isoModel *m, int worlds, int threads) { return test_sim(m, worlds, ISO_BACKEND_CPU, threads); }
 
 void jb_joint_state(const isoSim *s, const isoModel *m, int w, int joint, double *q, double *v) {
   isoSlice qs, vs;
