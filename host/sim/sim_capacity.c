@@ -58,8 +58,7 @@ isoCapacityDef iso_sim_capacity(const isoSim *s) {
  * whose rows did not change in one piece, one that grew row by row, each world's old row at the
  * start of its new one. What a row holds is a prefix (the lists, the constraints and their dense
  * blocks, indexed from the world's row), so the prefix keeps its meaning; the one array with
- * parts at capacity-dependent places, the candidates, is rewritten by the mid phase of every step
- * before anything reads it. */
+ * parts at capacity-dependent places, the candidates, is not copied. */
 static isoStatus copy_rows(const isoSim *s, const isoArena *from, const size_t *off_from, const size_t *count_from,
                            const isoArena *to, const size_t *off_to, const size_t *count_to) {
   isoStatus st = ISO_OK;
@@ -67,7 +66,9 @@ static isoStatus copy_rows(const isoSim *s, const isoArena *from, const size_t *
     const size_t elem = sim_data_info[k].elem, ro = count_from[k] * elem, rn = count_to[k] * elem;
     const char *src = (const char *)arena_at(from, off_from[k]);
     char *dst = (char *)arena_at(to, off_to[k]);
-    if (ro == 0 || rn == 0) continue;
+    /* the candidates are rewritten by the next mid phase, and on the CPU their third part holds
+     * the kept walks (kernels/hydro/walk_keep.h), laid out by the capacity: left zero (none) */
+    if (ro == 0 || rn == 0 || k == SIMD_cand) continue;
     if (ro == rn) {
       st = backend_copy(&s->be, dst, src, ro * (size_t)s->nworld);
       continue;

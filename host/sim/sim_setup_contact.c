@@ -93,6 +93,15 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   return st;
 }
 
+/* Whether the worlds keep their walks between steps (kernels/hydro/walk_keep.h): on the CPU,
+ * unless ISO_WALK_KEEP=0 in the environment (to measure without; the results are the same bits
+ * either way). */
+static int contact_keeps_walks(const isoSim *s) {
+  if (s->be.kind != ISO_BACKEND_CPU) return 0;
+  const char *e = getenv("ISO_WALK_KEEP");
+  return !(e && strcmp(e, "0") == 0);
+}
+
 void contact_bind(isoSim *s) {
   hydroWork *w = &s->contact->work;
   w->max_cand = s->def.capacity.max_candidates;
@@ -106,6 +115,7 @@ void contact_bind(isoSim *s) {
   w->face_count = s->face_count, w->face_needed = s->face_needed, w->list_count = s->list_count;
   w->pair_count = s->pair_count, w->pair_off = s->pair_off;
   w->cand_total = s->cand_total, w->cand_needed = s->cand_needed, w->cand = s->cand;
+  w->keep = contact_keeps_walks(s);
 }
 
 void contact_destroy(isoSim *s) {

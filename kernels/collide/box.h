@@ -172,6 +172,18 @@ static inline ISO_HD int box_sat_sides(const boxSide *a, const boxSide *b, const
   return 1;
 }
 
+/* A prepared side loosened by `slack` (m): box_sat_sides on it counts gaps up to slack as
+ * overlap on all six axes (each axis sums one side's e and the other's r). A walk's parent
+ * pair must keep every pair of children that passes: in exact arithmetic containment
+ * guarantees it, and a slack above rounding makes the computed verdicts keep it too
+ * (kernels/collide/bvh.h). */
+static inline ISO_HD void box_side_loosen(boxSide *s, real slack) {
+  for (int i = 0; i < 3; ++i) {
+    s->e[i] += slack;
+    s->r[i] += slack;
+  }
+}
+
 /* Overlap of box a (corners in frame A) and box b (corners in frame B) with B posed in A by
  * `rel`: the 15-axis separating-axis test (3 face normals of a, 3 of b, 9 edge cross products)
  * in the form of Ericson, RTCD §4.4.1, and Drake's BoxesOverlap. Returns 1 on overlap. */
@@ -188,6 +200,17 @@ static inline ISO_HD int box_overlap_rel_faces(const real lo_a[3], const real hi
                                                const boxRel *rel) {
   real ea[3], eb[3], t[3];
   return box_sat_faces(lo_a, hi_a, lo_b, hi_b, rel, ea, eb, t);
+}
+
+/* box_overlap_rel_faces with gaps up to `slack` counted as overlap (box_side_loosen). */
+static inline ISO_HD int box_overlap_rel_faces_slack(const real lo_a[3], const real hi_a[3], const real lo_b[3],
+                                                     const real hi_b[3], const boxRel *rel, real slack) {
+  boxSide a, b;
+  real t[3];
+  box_side_a(lo_a, hi_a, rel, &a);
+  box_side_b(lo_b, hi_b, rel, &b);
+  box_side_loosen(&a, slack);
+  return box_sat_sides(&a, &b, rel, t);
 }
 
 /* box_overlap_rel for a single pair: box a in frame A, box b in frame B, X_AB the pose of B

@@ -48,6 +48,12 @@
  * axes: kernels/collide/box.h, boxSide) is formed once and kept (BVH_SIDES per tree): a walk
  * meets a node in many pairs (the five-box stack's walks test ~650 pairs on 47 nodes a side);
  * the verdicts are the same bits.
+ * Element pairs are tested exactly; a pair with a node above the elements allows a gap of
+ * bvh_walk_round (the side of such a node is loosened as it is formed, box_side_loosen). In exact
+ * arithmetic a parent pair passes whenever a pair of its children does (its boxes contain
+ * theirs); the allowance, far above rounding, makes the computed verdicts keep that, so the
+ * candidates are exactly the element pairs that pass, whatever the tree. The walks kept across
+ * steps (kernels/hydro/walk_keep.h) rest on it: they list a superset once and filter it.
  *
  * Traversal: an explicit stack (no recursion), depth-first, one node descended per step:
  * when both nodes of a pair are inner, the one with the larger box (sum of edge lengths, ties:
@@ -138,12 +144,61 @@ static inline ISO_HD void bvh_root_box(bvhTree A, xform X_WA, real out_lo[3], re
   box_transform_aabb(A.node[0].lo, A.node[0].hi, X_WA, out_lo, out_hi);
 }
 
+/* A tree's reach: Σ_k max(|lo_k|, |hi_k|) of its root box, which bounds ‖centre‖₁ + ‖half-widths‖₁
+ * of every node (every box lies in the root's). 0 for an empty tree. */
+static inline ISO_HD real bvh_tree_reach(bvhTree A) {
+  real r = (real)0;
+  if (A.nnode <= 0) return r;
+  for (int k = 0; k < 3; ++k) r += fmax(fabs(A.node[0].lo[k]), fabs(A.node[0].hi[k]));
+  return r;
+}
+
+/* The rounding a walk of B posed in A at p_AB allows where a verdict need not be exact (inner
+ * node pairs): the test's few operations on values below reach_a + reach_b + ‖p‖₁ err by a
+ * few ulps of that; 1e-12 of it is far above, and far below any gap that matters. */
+static inline ISO_HD real bvh_walk_round(real reach_a, real reach_b, vec3 p_AB) {
+  return (real)1e-12 * (reach_a + reach_b + fabs(p_AB.x) + fabs(p_AB.y) + fabs(p_AB.z)) + BOX_PAD_MIN;
+}
+
+/* A superset a walk can list besides its candidates (kernels/hydro/walk_keep.h): the element
+ * pairs whose boxes pass with every gap up to motion + 2·round allowed, at all levels, as their
+ * leaf-order positions packed in one int (bvh_pos_pack: both trees of at most BVH_POS_MAX
+ * elements). n counts them all; n > cap: they did not fit (the first cap are written). */
+#define BVH_POS_MAX 65536
+static inline ISO_HD int bvh_pos_pack(int ea, int eb) { return (int)(((unsigned)ea << 16) | (unsigned)eb); }
+static inline ISO_HD int bvh_pos_a(int v) { return (int)((unsigned)v >> 16); }
+static inline ISO_HD int bvh_pos_b(int v) { return (int)((unsigned)v & 0xFFFFu); }
+
+/* The elements of a tree: the end of its last leaf (0 for an empty tree). */
+static inline ISO_HD int bvh_tree_elems(bvhTree A) {
+  if (A.nnode <= 0) return 0;
+  int i = 0;
+  while (!bvh_is_leaf(A.node + i)) i = A.node[i].b;
+  return bvh_leaf_end(A.node + i);
+}
+
+typedef struct bvhSuper {
+  int *pos;
+  int cap, n;
+  real motion; /* m, >= 0 */
+} bvhSuper;
+
 /* The walk behind bvh_pairs_count and bvh_pairs_emit: element pairs (ea of A, eb of B) whose
  * padded element boxes overlap with B posed in A by X_AB. Writes the first min(count, cap)
  * pairs to out_a/out_b (which may be NULL when cap <= 0) and returns the count, or -1 when a
- * tree is deeper than BVH_MAX_DEPTH (never for a tree from bvh_build). */
-static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *out_a, int *out_b,
-                                        int cap) {
+ * tree is deeper than BVH_MAX_DEPTH (never for a tree from bvh_build).
+ * Element pairs get the exact face-axes test; node pairs above them allow bvh_walk_round, so a
+ * pair of element boxes that passes is never lost to a parent pair's rounding (in exact
+ * arithmetic a parent pair's boxes contain the children's and pass whenever they do): the
+ * candidates are exactly the element pairs that pass, whatever the tree. With sup, node pairs
+ * allow sup's slack instead and the superset is listed too. */
+/* 1 for a leaf of one element: its pairs with another such leaf are element pairs. */
+static inline ISO_HD int bvh_is_single(const bvhNode *n) {
+  return bvh_is_leaf(n) && bvh_leaf_end(n) - bvh_leaf_begin(n) == 1;
+}
+
+static inline ISO_HD ISO_INLINE int bvh_pairs_walk_sup(bvhTree A, bvhTree B, xform X_AB, bvhSuper *sup, int *out_a,
+                                            int *out_b, int cap) {
   int sa[BVH_STACK], sb[BVH_STACK];
   int sp, n = 0, k;
   boxSide side[2][BVH_SIDES];
@@ -151,6 +206,11 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
   boxRel rel;
   if (A.nnode <= 0 || B.nnode <= 0) return 0;
   rel = box_rel_make(X_AB);
+  /* a node's side is loosened once, as it is formed: by the rounding allowance unless it is a
+   * leaf of one element (two such are tested exactly; a pair with another node then carries the
+   * allowance on every axis through that node), by the superset's slack everywhere */
+  const real round = bvh_walk_round(bvh_tree_reach(A), bvh_tree_reach(B), X_AB.p);
+  const real slack = sup ? sup->motion + 2 * round : round;
   /* a tree of fewer nodes than slots uses slots 0..nnode-1 only */
   for (k = 0; k < BVH_SIDES && k < A.nnode; ++k) side_node[0][k] = -1;
   for (k = 0; k < BVH_SIDES && k < B.nnode; ++k) side_node[1][k] = -1;
@@ -158,6 +218,8 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
    * then written before any read on every path a compiler can see */
   box_side_a(A.node[0].lo, A.node[0].hi, &rel, &side[0][0]);
   box_side_b(B.node[0].lo, B.node[0].hi, &rel, &side[1][0]);
+  if (sup || !bvh_is_single(A.node)) box_side_loosen(&side[0][0], slack);
+  if (sup || !bvh_is_single(B.node)) box_side_loosen(&side[1][0], slack);
   side_node[0][0] = 0;
   side_node[1][0] = 0;
   sa[0] = 0;
@@ -181,10 +243,12 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     kb = ib & (BVH_SIDES - 1);
     if (side_node[0][ka] != ia) {
       box_side_a(na->lo, na->hi, &rel, &side[0][ka]);
+      if (sup || !bvh_is_single(na)) box_side_loosen(&side[0][ka], slack);
       side_node[0][ka] = ia;
     }
     if (side_node[1][kb] != ib) {
       box_side_b(nb->lo, nb->hi, &rel, &side[1][kb]);
+      if (sup || !bvh_is_single(nb)) box_side_loosen(&side[1][kb], slack);
       side_node[1][kb] = ib;
     }
     pa = &side[0][ka];
@@ -193,14 +257,21 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
     if (la && lb) {
       int a0 = bvh_leaf_begin(na), a1 = bvh_leaf_end(na);
       int b0 = bvh_leaf_begin(nb), b1 = bvh_leaf_end(nb);
-      /* one element each: the element boxes are the leaf boxes just tested */
+      /* one element each: the element boxes are the leaf boxes just tested (exactly, unless the
+       * sides were loosened for a superset) */
       int single = (a1 - a0 == 1) && (b1 - b0 == 1);
       int ea, eb;
       for (ea = a0; ea < a1; ++ea) {
         const real *bxa = A.box + 6 * ea;
         for (eb = b0; eb < b1; ++eb) {
           const real *bxb = B.box + 6 * eb;
-          if (!single && !box_overlap_rel_faces(bxa, bxa + 3, bxb, bxb + 3, &rel)) continue;
+          int exact = single && !sup;
+          if (!exact) exact = box_overlap_rel_faces(bxa, bxa + 3, bxb, bxb + 3, &rel);
+          if (sup && (single || exact || box_overlap_rel_faces_slack(bxa, bxa + 3, bxb, bxb + 3, &rel, slack))) {
+            if (sup->n < sup->cap) sup->pos[sup->n] = bvh_pos_pack(ea, eb);
+            if (sup->n < BVH_COUNT_MAX) ++sup->n;
+          }
+          if (!exact) continue;
           if (n < cap) {
             out_a[n] = A.elem[ea];
             out_b[n] = B.elem[eb];
@@ -223,6 +294,46 @@ static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *o
       sb[sp + 1] = nb->a;
     }
     sp += 2;
+  }
+  return n;
+}
+
+/* (inlined into this and the superset's caller: without a superset its tests fold away) */
+static inline ISO_HD int bvh_pairs_walk(bvhTree A, bvhTree B, xform X_AB, int *out_a, int *out_b, int cap) {
+  return bvh_pairs_walk_sup(A, B, X_AB, (bvhSuper *)0, out_a, out_b, cap);
+}
+
+/* bvh_pairs_walk's candidates at the pose rel from a superset (pos, nsup pairs) a walk listed at
+ * another pose that this one is within the superset's motion of (kernels/hydro/walk_keep.h):
+ * the superset's element pairs that pass the exact test, in its order, which is the walk's
+ * order; the same return and cap as bvh_pairs_walk. */
+static inline ISO_HD int bvh_pairs_filter(bvhTree A, bvhTree B, const boxRel *rel, const int *pos, int nsup,
+                                          int *out_a, int *out_b, int cap) {
+  /* an element meets many of the other tree's (a box face against a box face: ~30 a tet), so
+   * its side of the test is formed once, as the walk keeps its nodes' (box_sat_sides gives
+   * box_overlap_rel_faces's verdicts) */
+  boxSide side[2][BVH_SIDES];
+  int side_elem[2][BVH_SIDES];
+  int n = 0;
+  for (int k = 0; k < BVH_SIDES; ++k) side_elem[0][k] = side_elem[1][k] = -1;
+  for (int i = 0; i < nsup; ++i) {
+    const int ea = bvh_pos_a(pos[i]), eb = bvh_pos_b(pos[i]);
+    const int ka = ea & (BVH_SIDES - 1), kb = eb & (BVH_SIDES - 1);
+    if (side_elem[0][ka] != ea) {
+      box_side_a(A.box + 6 * ea, A.box + 6 * ea + 3, rel, &side[0][ka]);
+      side_elem[0][ka] = ea;
+    }
+    if (side_elem[1][kb] != eb) {
+      box_side_b(B.box + 6 * eb, B.box + 6 * eb + 3, rel, &side[1][kb]);
+      side_elem[1][kb] = eb;
+    }
+    real t[3];
+    if (!box_sat_sides(&side[0][ka], &side[1][kb], rel, t)) continue;
+    if (n < cap) {
+      out_a[n] = A.elem[ea];
+      out_b[n] = B.elem[eb];
+    }
+    if (n < BVH_COUNT_MAX) ++n;
   }
   return n;
 }

@@ -84,12 +84,14 @@ typedef struct hydroWork {
   int *cand_needed;   /* (nworld) candidates found (the capacity an overflow needed) */
   int *cand;          /* (nworld, cand_stride) per world: element of M (max_cand), element of N
                          (max_cand; -1 for a half-space), then the records each candidate makes,
-                         turned into its offset in the list by the list scan (max_cand) */
+                         turned into its offset in the list by the list scan (max_cand; the GPU's
+                         narrow phase), or on the CPU the kept walks (walk_keep.h) */
   long cand_stride;   /* ints from one world's candidates to the next */
   contactRec *list;   /* (nworld, max_list) the contact list */
   int *face_count;    /* (nworld) face records kept (0 after an overflow) */
   int *face_needed;   /* (nworld) face records found */
   int *list_count;    /* (nworld) records: faces, then the point contacts the solver adds */
+  int keep;           /* 1: the CPU keeps walks in the candidates' third part (walk_keep.h) */
 } hydroWork;
 
 /* World w's candidate array k: 0 element of M, 1 element of N, 2 records / list offset. */
@@ -127,6 +129,23 @@ static inline ISO_HD void hs_plane_in(xform X_WA, vec3 n, real d, real shift, ve
   *d_A = shift - d - v3_dot(n, X_WA.p);
 }
 
+/* A tree–tree pair (HS_PAIR_CC, HS_PAIR_RC): its trees and N's pose in M when the posed roots'
+ * world boxes overlap (the broad phase); 0 when they do not. */
+static inline ISO_HD int hs_pair_trees(const hydroDev *H, const hydroWork *W, int world, int p, bvhTree *A,
+                                       bvhTree *B, xform *X_MN) {
+  const int m = H->pair_m[p], n = H->pair_n[p];
+  const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
+  const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
+  *A = hs_tree(H, H->geom_asset[m]);
+  *B = hs_tree(H, H->geom_asset[n]);
+  real alo[3], ahi[3], blo[3], bhi[3];
+  bvh_root_box(*A, X_WM, alo, ahi);
+  bvh_root_box(*B, X_WN, blo, bhi);
+  if (!box_overlap_aabb(alo, ahi, blo, bhi)) return 0;
+  *X_MN = xf_mul(xf_inv(X_WM), X_WN);
+  return 1;
+}
+
 /* Broad phase and BVH walk of one pair; counts when out_a is NULL, else emits up to cap. */
 static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int world, int p,
                                       int *out_a, int *out_b, int cap) {
@@ -134,12 +153,9 @@ static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int
   const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
   const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
   if (kind == HS_PAIR_CC || kind == HS_PAIR_RC) {
-    bvhTree A = hs_tree(H, H->geom_asset[m]), B = hs_tree(H, H->geom_asset[n]);
-    real alo[3], ahi[3], blo[3], bhi[3];
-    bvh_root_box(A, X_WM, alo, ahi);
-    bvh_root_box(B, X_WN, blo, bhi);
-    if (!box_overlap_aabb(alo, ahi, blo, bhi)) return 0;
-    xform X_MN = xf_mul(xf_inv(X_WM), X_WN);
+    bvhTree A, B;
+    xform X_MN;
+    if (!hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) return 0;
     return out_a ? bvh_pairs_emit(A, B, X_MN, out_a, out_b, cap) : bvh_pairs_count(A, B, X_MN);
   }
   vec3 nW, nA;

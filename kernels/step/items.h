@@ -11,6 +11,7 @@
 
 #include "kernels/fem/contact.h"
 #include "kernels/hydro/surface.h"
+#include "kernels/hydro/walk_keep.h"
 #include "kernels/rigid/free_body.h"
 #include "kernels/rigid/kinematics.h"
 #include "kernels/sap/step_items.h"
@@ -43,7 +44,9 @@ static inline ISO_HD void hs_emit_item_at(const collideArgs *a, long i) {
 }
 /* i = world: count, scan and emit of all its pairs in one walk each (the CPU's mid phase; the
  * same candidates as the three passes above) */
-static inline ISO_HD void hs_mid_world_item_at(const collideArgs *a, long i) { hs_mid_world(&a->H, &a->W, (int)i, a->status); }
+static inline ISO_HD void hs_mid_world_item_at(const collideArgs *a, long i) {
+  hs_mid_world_kept(&a->H, &a->W, (int)i, a->status);
+}
 /* i = world: its candidates one after another, each polygon computed once (the CPU's narrow
  * phase; the same list as the three GPU passes below) */
 static inline ISO_HD void hs_narrow_world_item_at(const collideArgs *a, long i) {
