@@ -34,9 +34,9 @@
 
 #include "kernels/hydro/surface.h"
 
-#define HS_KEEP_STEPS 8          /* steps a superset is sized to last at the motion seen */
-#define HS_KEEP_MU_MIN ((real)1e-5) /* μ's range, times the two trees' reach (bvh_tree_reach) */
-#define HS_KEEP_MU_MAX ((real)2e-3)
+#define HS_KEEP_STEPS 16 /* steps a superset is sized to last at the motion seen */
+#define HS_KEEP_MU_MIN ((real)1e-4) /* μ's range, times the two trees' reach (bvh_tree_reach) */
+#define HS_KEEP_MU_MAX ((real)5e-3)
 
 /* A pair's kept walk; all zero (mu = 0): none. */
 typedef struct hsKeep {
