@@ -124,6 +124,19 @@ Test(walk_keep, motion_bound_covers_every_node_pair) {
   soup_free(&sa), soup_free(&sb);
 }
 
+/* The slack of a new superset stays finite and in its range whatever the motion seen: a pose
+ * that was NaN (a faulted world, reset since) must not make the loosened tests pass nothing. */
+Test(walk_keep, superset_motion_is_finite_and_in_range) {
+  const real reach = 2, lo = HS_KEEP_MU_MIN * reach, hi = HS_KEEP_MU_MAX * reach;
+  hsKeep none = {xf_identity(), 0, 0, 0}, some = {xf_identity(), 1e-3, 10, 3};
+  cr_assert_eq(hs_keep_mu(&none, 1, reach), lo);
+  cr_assert_eq(hs_keep_mu(&some, NAN, reach), lo);
+  cr_assert_eq(hs_keep_mu(&some, INFINITY, reach), hi);
+  cr_assert_eq(hs_keep_mu(&some, 0, reach), lo);
+  const real mid = 0.5 * (lo + hi);
+  cr_assert_eq(hs_keep_mu(&some, mid * 4 / HS_KEEP_STEPS, reach), mid); /* age 3: four steps */
+}
+
 /* ---- sims: kept against walked every step ------------------------------------------------- */
 
 static isoSim *balls_sim(isoModel *m, int worlds, int max_cand, int keep) {

@@ -75,12 +75,19 @@ static inline ISO_HD real hs_keep_motion(const hsKeep *k, const boxRel *rel, rea
 }
 
 /* The motion a new superset is walked for: HS_KEEP_STEPS steps at the rate the last one saw
- * (moved over its age + 1 steps), the range's floor for a pair with none. */
+ * (moved over its age + 1 steps), the range's floor for a pair with none, and for a motion that
+ * is not a number (a pose that was NaN): the slack must be finite, or the loosened tests would
+ * pass nothing. */
 static inline ISO_HD real hs_keep_mu(const hsKeep *k, real moved, real reach) {
   const real lo = HS_KEEP_MU_MIN * reach, hi = HS_KEEP_MU_MAX * reach;
   if (!(k->mu > 0)) return lo;
   const real mu = (real)HS_KEEP_STEPS * moved / (real)(k->age + 1);
-  return mu < lo ? lo : mu > hi ? hi : mu;
+  return mu >= lo ? (mu <= hi ? mu : hi) : lo;
+}
+
+/* 1 for a pair of two trees (HS_PAIR_CC, HS_PAIR_RC), whose walks are kept. */
+static inline ISO_HD int hs_keep_tree(const hydroDev *H, int p) {
+  return H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC;
 }
 
 /* hs_mid_world with kept walks (W->keep): the same pair counts, offsets, candidates, totals and
@@ -100,22 +107,27 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
   int *table = hs_cand(W, world, 2), *pos = table + table_ints;
   const int room = W->max_cand - (int)table_ints;
   int *ca = hs_cand(W, world, 0), *cb = hs_cand(W, world, 1);
+  /* only tree pairs' entries are read or written: at thousands of worlds, a cache line touched
+   * per world and step where nothing is kept (a box on a plane) cost 10 % of the step */
   int used = 0;
-  for (int p = 0; p < H->npair; ++p) used += hs_keep_get(table, p).count;
+  for (int p = 0; p < H->npair; ++p)
+    if (hs_keep_tree(H, p)) used += hs_keep_get(table, p).count;
   /* the supersets: pair p's old one at old + shift, its new one written at w (w <= old + shift) */
   int w = 0, old = 0, shift = 0, moved_tail = 0;
   long total = 0;
   for (int p = 0; p < H->npair; ++p) {
     const int at = (int)(total < W->max_cand ? total : W->max_cand);
-    hsKeep kp = hs_keep_get(table, p), *k = &kp;
+    const int tree = hs_keep_tree(H, p);
+    hsKeep kp, *k = &kp;
+    if (tree) kp = hs_keep_get(table, p);
+    else memset(&kp, 0, sizeof kp);
     const int had = k->count, src = old + shift;
-    const int kind = H->pair_kind[p];
     int c = 0, walk = 0, filter = 0;
     bvhTree A, B;
     xform X_MN;
     boxRel rel;
     real reach_m = 0, reach_n = 0, moved = 0;
-    if (kind != HS_PAIR_CC && kind != HS_PAIR_RC) {
+    if (!tree) {
       c = hs_pair_walk(H, W, world, p, ca + at, cb + at, W->max_cand - at);
     } else if (hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) { /* else apart: no candidates */
       if (bvh_tree_elems(A) > BVH_POS_MAX || bvh_tree_elems(B) > BVH_POS_MAX) {
@@ -133,7 +145,7 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
         for (int i = 0; i < had; ++i) pos[w + i] = pos[src + i];
       if (filter) {
         c = bvh_pairs_filter(A, B, &rel, pos + w, had, ca + at, cb + at, W->max_cand - at);
-        ++k->age;
+        if (k->age < (1 << 30)) ++k->age;
       }
       w += had;
     } else {
@@ -156,7 +168,7 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
         k->mu = 0, k->count = 0, k->age = 0;
       }
     }
-    hs_keep_put(table, p, k);
+    if (tree) hs_keep_put(table, p, k);
     old += had;
     if (c < 0) c = W->max_cand + 1; /* as hs_count_item: reported as an overflow */
     W->pair_off[base + p] = at;
