@@ -160,10 +160,8 @@ static inline ISO_HD real bvh_walk_round(real reach_a, real reach_b, vec3 p_AB) 
   return (real)1e-12 * (reach_a + reach_b + fabs(p_AB.x) + fabs(p_AB.y) + fabs(p_AB.z)) + BOX_PAD_MIN;
 }
 
-/* A superset a walk can list besides its candidates (kernels/hydro/walk_keep.h): the element
- * pairs whose boxes pass with every gap up to motion + 2·round allowed, at all levels, as their
- * leaf-order positions packed in one int (bvh_pos_pack: both trees of at most BVH_POS_MAX
- * elements). n counts them all; n > cap: they did not fit (the first cap are written). */
+/* Two leaf-order positions packed in one int (a superset's element pair, below): both trees of
+ * at most BVH_POS_MAX elements. */
 #define BVH_POS_MAX 65536
 static inline ISO_HD int bvh_pos_pack(int ea, int eb) { return (int)(((unsigned)ea << 16) | (unsigned)eb); }
 static inline ISO_HD int bvh_pos_a(int v) { return (int)((unsigned)v >> 16); }
@@ -177,11 +175,20 @@ static inline ISO_HD int bvh_tree_elems(bvhTree A) {
   return bvh_leaf_end(A.node + i);
 }
 
+/* A superset a walk can list besides its candidates (kernels/hydro/walk_keep.h): the element
+ * pairs whose boxes pass with every gap up to motion + 2·round allowed, at all levels, as their
+ * leaf-order positions packed in one int (bvh_pos_pack: both trees of at most BVH_POS_MAX
+ * elements). n counts them all; n > cap: they did not fit (the first cap are written). */
 typedef struct bvhSuper {
   int *pos;
   int cap, n;
   real motion; /* m, >= 0 */
 } bvhSuper;
+
+/* 1 for a leaf of one element: its pairs with another such leaf are element pairs. */
+static inline ISO_HD int bvh_is_single(const bvhNode *n) {
+  return bvh_is_leaf(n) && bvh_leaf_end(n) - bvh_leaf_begin(n) == 1;
+}
 
 /* The walk behind bvh_pairs_count and bvh_pairs_emit: element pairs (ea of A, eb of B) whose
  * padded element boxes overlap with B posed in A by X_AB. Writes the first min(count, cap)
@@ -192,11 +199,6 @@ typedef struct bvhSuper {
  * arithmetic a parent pair's boxes contain the children's and pass whenever they do): the
  * candidates are exactly the element pairs that pass, whatever the tree. With sup, node pairs
  * allow sup's slack instead and the superset is listed too. */
-/* 1 for a leaf of one element: its pairs with another such leaf are element pairs. */
-static inline ISO_HD int bvh_is_single(const bvhNode *n) {
-  return bvh_is_leaf(n) && bvh_leaf_end(n) - bvh_leaf_begin(n) == 1;
-}
-
 static inline ISO_HD ISO_INLINE int bvh_pairs_walk_sup(bvhTree A, bvhTree B, xform X_AB, bvhSuper *sup, int *out_a,
                                             int *out_b, int cap) {
   int sa[BVH_STACK], sb[BVH_STACK];

@@ -129,7 +129,12 @@ static inline ISO_HD void hs_plane_in(xform X_WA, vec3 n, real d, real shift, ve
   *d_A = shift - d - v3_dot(n, X_WA.p);
 }
 
-/* A tree–tree pair (HS_PAIR_CC, HS_PAIR_RC): its trees and N's pose in M when the posed roots'
+/* 1 for a pair of two meshes with trees (HS_PAIR_CC, HS_PAIR_RC): walked tree against tree. */
+static inline ISO_HD int hs_pair_is_trees(const hydroDev *H, int p) {
+  return H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC;
+}
+
+/* A tree–tree pair (hs_pair_is_trees): its trees and N's pose in M when the posed roots'
  * world boxes overlap (the broad phase); 0 when they do not. */
 static inline ISO_HD int hs_pair_trees(const hydroDev *H, const hydroWork *W, int world, int p, bvhTree *A,
                                        bvhTree *B, xform *X_MN) {
@@ -152,7 +157,7 @@ static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
   const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
-  if (kind == HS_PAIR_CC || kind == HS_PAIR_RC) {
+  if (hs_pair_is_trees(H, p)) {
     bvhTree A, B;
     xform X_MN;
     if (!hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) return 0;

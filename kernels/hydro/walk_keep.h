@@ -85,11 +85,6 @@ static inline ISO_HD real hs_keep_mu(const hsKeep *k, real moved, real reach) {
   return mu >= lo ? (mu <= hi ? mu : hi) : lo;
 }
 
-/* 1 for a pair of two trees (HS_PAIR_CC, HS_PAIR_RC), whose walks are kept. */
-static inline ISO_HD int hs_keep_tree(const hydroDev *H, int p) {
-  return H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC;
-}
-
 /* hs_mid_world with kept walks (W->keep): the same pair counts, offsets, candidates, totals and
  * status. */
 static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
@@ -111,13 +106,13 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
    * per world and step where nothing is kept (a box on a plane) cost 10 % of the step */
   int used = 0;
   for (int p = 0; p < H->npair; ++p)
-    if (hs_keep_tree(H, p)) used += hs_keep_get(table, p).count;
+    if (hs_pair_is_trees(H, p)) used += hs_keep_get(table, p).count;
   /* the supersets: pair p's old one at old + shift, its new one written at w (w <= old + shift) */
   int w = 0, old = 0, shift = 0, moved_tail = 0;
   long total = 0;
   for (int p = 0; p < H->npair; ++p) {
     const int at = (int)(total < W->max_cand ? total : W->max_cand);
-    const int tree = hs_keep_tree(H, p);
+    const int tree = hs_pair_is_trees(H, p);
     hsKeep kp, *k = &kp;
     if (tree) kp = hs_keep_get(table, p);
     else memset(&kp, 0, sizeof kp);
