@@ -3,7 +3,8 @@
  * kernels/collide/bvh.h): a superset filtered at any pose within its motion gives the walk's
  * candidates exactly, the same pairs in the same order; and a sim whose worlds keep their walks
  * finds the same candidates every step, and ends in the same state to the bit, as one that
- * walks every step, including where the supersets do not fit.
+ * walks every step, including where the supersets do not fit; the same for a tree's walk against a
+ * plane (a mesh on a floor, rigid on compliant or compliant on rigid).
  *
  * Tolerances: none. Every comparison is exact, because the kept path is meant to reproduce the
  * walk bit for bit, not approximately. */
@@ -57,7 +58,7 @@ static void superset_case(int nper_b, int leaf_b, uint64_t seed) {
     cr_assert_eq(n0, m0);
     cr_assert(memcmp(fa, wa, sizeof(int) * n0) == 0 && memcmp(fb, wb, sizeof(int) * n0) == 0);
     cr_assert(S.n <= S.cap && S.n >= n0, "superset %d against %d candidates", S.n, n0);
-    hsKeep k = {X0, mu, S.n, 0};
+    hsKeep k = {{X0}, mu, S.n, 0};
     for (int i = 0; i < 60; ++i) {
       /* within the motion (the bound says so), then well beyond it */
       const int beyond = i >= 50;
@@ -106,7 +107,7 @@ Test(walk_keep, motion_bound_covers_every_node_pair) {
     const xform X0 = rand_pose(&r, 0.8);
     const xform X = nudge(&r, X0, test_rng_uniform(&r, 0, 0.02), test_rng_uniform(&r, 0, 0.05));
     const boxRel rel0 = box_rel_make(X0), rel = box_rel_make(X);
-    const hsKeep k = {X0, 1, 0, 0};
+    const hsKeep k = {{X0}, 1, 0, 0};
     const real moved = hs_keep_motion(&k, &rel, reach_a, reach_b);
     const real round = 2 * bvh_walk_round(reach_a, reach_b, X0.p);
     for (int i = 0; i < A.nnode; ++i)
@@ -128,13 +129,119 @@ Test(walk_keep, motion_bound_covers_every_node_pair) {
  * that was NaN (a faulted world, reset since) must not make the loosened tests pass nothing. */
 Test(walk_keep, superset_motion_is_finite_and_in_range) {
   const real reach = 2, lo = HS_KEEP_MU_MIN * reach, hi = HS_KEEP_MU_MAX * reach;
-  hsKeep none = {xf_identity(), 0, 0, 0}, some = {xf_identity(), 1e-3, 10, 3};
+  hsKeep none = {{xf_identity()}, 0, 0, 0}, some = {{xf_identity()}, 1e-3, 10, 3};
   cr_assert_eq(hs_keep_mu(&none, 1, reach), lo);
   cr_assert_eq(hs_keep_mu(&some, NAN, reach), lo);
   cr_assert_eq(hs_keep_mu(&some, INFINITY, reach), hi);
   cr_assert_eq(hs_keep_mu(&some, 0, reach), lo);
   const real mid = 0.5 * (lo + hi);
   cr_assert_eq(hs_keep_mu(&some, mid * 4 / HS_KEEP_STEPS, reach), mid); /* age 3: four steps */
+}
+
+/* ---- half-space pairs: a tree's walk against a plane, kept ------------------------------- */
+
+/* The plane walk's candidates: their count, into out[] (cap entries). */
+static int plane_walk(bvhTree A, vec3 n, real d, int mode, int *out, int cap) {
+  int c = bvh_plane_walk(A, n, d, mode, out, cap);
+  cr_assert(c >= 0 && c <= cap, "plane walk: %d candidates (cap %d)", c, cap);
+  return c;
+}
+
+/* n turned by th about a random axis (still unit), d moved by dd. */
+static void nudge_plane(test_rng *r, vec3 n0, real d0, double th, double dd, vec3 *n, real *d) {
+  const xform X = nudge(r, xf_identity(), th, 0);
+  *n = v3_normalize(quat_rotate(X.q, n0));
+  *d = d0 + (test_rng_uniform(r, 0, 1) < 0.5 ? -dd : dd);
+}
+
+/* As superset_case, for a tree of tets (mode STRADDLE, a compliant mesh on a rigid floor) or of
+ * triangles in leaves of three (INSIDE, rigid triangles on a compliant floor): the superset
+ * filtered within its motion is the walk, element for element and in order. */
+static void plane_superset_case(int nper, int leaf, int mode, uint64_t seed) {
+  test_rng r = {seed};
+  soup so = make_soup(&r, 400, nper, 0.1);
+  bvhHost h = soup_bvh(&so, leaf);
+  const bvhTree A = bvh_host_view(&h);
+  const int cap = so.nelem;
+  int *w = malloc(sizeof(int) * cap), *f = malloc(sizeof(int) * cap), *pos = malloc(sizeof(int) * cap);
+  const real reach = bvh_tree_reach(A);
+  int checked = 0, missed_beyond = 0;
+  for (int trial = 0; trial < 8; ++trial) {
+    const vec3 n0 = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+    const real d0 = test_rng_uniform(&r, -0.2, 0.2), mu = 0.01;
+    bvhSuper S = {pos, cap, 0, mu};
+    const int c0 = bvh_plane_walk_sup(A, n0, d0, mode, &S, f, cap);
+    /* the superset walk's own candidates are the walk's */
+    cr_assert_eq(c0, plane_walk(A, n0, d0, mode, w, cap));
+    cr_assert(memcmp(f, w, sizeof(int) * c0) == 0);
+    cr_assert(S.n <= S.cap && S.n >= c0, "superset %d against %d candidates", S.n, c0);
+    hsKeep k = {{xf_identity()}, mu, S.n, 0};
+    k.at.plane.n = n0, k.at.plane.d = d0;
+    for (int i = 0; i < 80; ++i) {
+      const int beyond = i >= 60;
+      vec3 n;
+      real d;
+      if (beyond) nudge_plane(&r, n0, d0, 0.2, 0.03, &n, &d);
+      else nudge_plane(&r, n0, d0, test_rng_uniform(&r, 0, 0.005), test_rng_uniform(&r, 0, 0.004), &n, &d);
+      const real moved = hs_keep_plane_motion(&k, n, d, reach);
+      const int c = bvh_plane_filter(A, n, d, mode, pos, S.n, f, cap);
+      const int m = plane_walk(A, n, d, mode, w, cap);
+      if (beyond) {
+        cr_assert_gt(moved, mu);
+        missed_beyond += c != m;
+        continue;
+      }
+      if (!(moved <= mu)) continue;
+      ++checked;
+      cr_assert_eq(c, m, "trial %d plane %d (moved %g of %g): %d filtered, %d walked", trial, i, moved, mu, c, m);
+      cr_assert(memcmp(f, w, sizeof(int) * c) == 0, "trial %d plane %d: other elements or another order", trial, i);
+    }
+  }
+  cr_assert_gt(checked, 200, "only %d planes within the motion", checked);
+  cr_assert_gt(missed_beyond, 0);
+  free(w), free(f), free(pos);
+  bvh_free(&h);
+  soup_free(&so);
+}
+
+Test(walk_keep, plane_superset_filtered_within_its_motion_is_the_walk_tets) {
+  plane_superset_case(4, 1, BVH_PLANE_STRADDLE, 31);
+}
+Test(walk_keep, plane_superset_filtered_within_its_motion_is_the_walk_triangle_leaves) {
+  plane_superset_case(3, 3, BVH_PLANE_INSIDE, 32);
+}
+
+/* The plane's motion bound holds for every node of a tree, in both modes: a node that passes
+ * for the new plane passes for the kept one with the bound (and rounding) as slack. */
+Test(walk_keep, plane_motion_bound_covers_every_node) {
+  test_rng r = {33};
+  soup so = make_soup(&r, 300, 4, 0.2);
+  bvhHost h = soup_bvh(&so, 2);
+  const bvhTree A = bvh_host_view(&h);
+  const real reach = bvh_tree_reach(A);
+  long nodes = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const int mode = trial & 1 ? BVH_PLANE_INSIDE : BVH_PLANE_STRADDLE;
+    const vec3 n0 = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+    const real d0 = test_rng_uniform(&r, -0.3, 0.3);
+    vec3 n;
+    real d;
+    nudge_plane(&r, n0, d0, test_rng_uniform(&r, 0, 0.05), test_rng_uniform(&r, 0, 0.02), &n, &d);
+    hsKeep k = {{xf_identity()}, 1, 0, 0};
+    k.at.plane.n = n0, k.at.plane.d = d0;
+    const real moved = hs_keep_plane_motion(&k, n, d, reach);
+    const real round = 2 * bvh_plane_round(reach, d0);
+    for (int i = 0; i < A.nnode; ++i) {
+      const bvhNode *a = A.node + i;
+      if (!bvh_plane_test(a->lo, a->hi, n, d, mode)) continue;
+      ++nodes;
+      cr_assert(bvh_plane_test_slack(a->lo, a->hi, n0, d0, mode, moved + round),
+                "trial %d node %d: passes for the new plane but not for the old one with slack %g", trial, i, moved);
+    }
+  }
+  cr_assert_gt(nodes, 1000);
+  bvh_free(&h);
+  soup_free(&so);
 }
 
 /* ---- sims: kept against walked every step ------------------------------------------------- */
@@ -205,6 +312,76 @@ Test(walk_keep, kept_walks_give_the_walks_candidates_every_step) {
   cr_assert_eq(iso_sim_reset(walked, iso_worlds_all()), ISO_OK);
   run_side_by_side(kept, walked, 50);
   assert_same_state(kept, walked);
+  iso_sim_destroy(kept), iso_sim_destroy(walked);
+  iso_model_destroy(m);
+}
+
+/* Rigid meshes on a compliant floor (triangles against a compliant half-space: the other kind
+ * of half-space pair): a sphere and a brick dropped, tilted, spinning, onto it. */
+static isoModel *rigid_on_soft_floor(void) {
+  isoModel *m = NULL;
+  iso_model_create(NULL, &m);
+  for (int i = 0; i < 2; ++i) {
+    isoBodyDef b = iso_default_body_def();
+    b.name = i ? "brick" : "ball";
+    iso_model_add_body(m, &b, NULL);
+    isoGeometryDef g = iso_default_geometry_def();
+    g.name = b.name;
+    g.body = i;
+    g.shape = i ? ISO_SHAPE_BOX : ISO_SHAPE_SPHERE;
+    g.size[0] = i ? 0.12 : 0.05, g.size[1] = 0.08, g.size[2] = 0.06;
+    g.compliance = ISO_COMPLIANCE_RIGID;
+    g.resolution_hint = 0.025;
+    cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  }
+  isoGeometryDef g = iso_default_geometry_def();
+  g.name = "soft floor";
+  g.shape = ISO_SHAPE_HALFSPACE;
+  g.compliance = ISO_COMPLIANCE_COMPLIANT;
+  g.hydroelastic_modulus = 1e6;
+  g.slab_thickness = 0.1;
+  cr_assert_eq(iso_model_add_geometry(m, &g, NULL), ISO_OK, "%s", iso_last_error());
+  cr_assert_eq(iso_model_compile(m), ISO_OK, "%s", iso_last_error());
+  return m;
+}
+
+static isoSim *floor_sim(isoModel *m, int worlds, int keep) {
+  if (!keep) setenv("ISO_WALK_KEEP", "0", 1);
+  isoSimDef sd = iso_default_sim_def();
+  sd.worlds = worlds;
+  sd.backend = ISO_BACKEND_CPU;
+  sd.threads = 2;
+  isoSim *s = NULL;
+  cr_assert_eq(iso_sim_create(m, &sd, &s), ISO_OK, "%s", iso_last_error());
+  unsetenv("ISO_WALK_KEEP");
+  cr_assert_eq(s->contact->work.keep, keep);
+  double q[14], v[12];
+  for (int w = 0; w < worlds; ++w) {
+    cr_assert_eq(iso_sim_get_state(s, ISO_STATE_Q, iso_worlds_one(w), q), ISO_OK);
+    /* the ball just above the floor, the brick tilted about x; both spinning about z, the brick
+     * sliding */
+    const double h = 0.1 + 0.05 * w, c = cos(h), sn = sin(h);
+    const double qb[14] = {1, 0, 0, 0, 0, 0, 0.052, c, sn, 0, 0, 0.3, 0, 0.08};
+    memcpy(q, qb, sizeof q);
+    const double vb[12] = {0, 0, 3, 0, 0, 0, 0, 0, 2 + w, 0.3, 0, 0};
+    memcpy(v, vb, sizeof v);
+    cr_assert_eq(iso_sim_set_state(s, ISO_STATE_Q, iso_worlds_one(w), q), ISO_OK);
+    cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_one(w), v), ISO_OK);
+  }
+  return s;
+}
+
+Test(walk_keep, kept_walks_on_a_compliant_floor_give_the_walks_candidates) {
+  isoModel *m = rigid_on_soft_floor();
+  cr_assert_eq(iso_model_geometry_count(m), 3);
+  isoSim *kept = floor_sim(m, 3, 1), *walked = floor_sim(m, 3, 0);
+  const long served = run_side_by_side(kept, walked, 400);
+  cr_assert_gt(served, 100, "the kept path must be taken (%ld pair-steps)", served);
+  cr_assert_gt(kept->contact->work.cand_total[0], 0, "the bodies must end on the floor");
+  double x[2][3 * 14];
+  for (int k = 0; k < 2; ++k)
+    cr_assert_eq(iso_sim_get_state(k ? walked : kept, ISO_STATE_Q, iso_worlds_all(), x[k]), ISO_OK);
+  cr_assert(memcmp(x[0], x[1], sizeof x[0]) == 0, "the poses differ");
   iso_sim_destroy(kept), iso_sim_destroy(walked);
   iso_model_destroy(m);
 }

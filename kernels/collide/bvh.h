@@ -354,35 +354,61 @@ static inline ISO_HD int bvh_pairs_emit(bvhTree A, bvhTree B, xform X_AB, int *o
   return bvh_pairs_walk(A, B, X_AB, out_a, out_b, cap);
 }
 
-/* Does the box lo/hi pass the plane query `mode`? (-1: unknown mode.) */
-static inline ISO_HD int bvh_plane_test(const real lo[3], const real hi[3], vec3 n_A, real d_A,
-                                        int mode) {
-  if (mode == BVH_PLANE_INSIDE) return box_halfspace_overlap(lo, hi, n_A, d_A);
-  return box_plane_straddle(lo, hi, n_A, d_A);
+/* Does the box lo/hi pass the plane query `mode`, with gaps up to `slack` counted as contact?
+ * Slack 0 is the exact test (box_plane_straddle, box_halfspace_overlap: the same bits). */
+static inline ISO_HD int bvh_plane_test_slack(const real lo[3], const real hi[3], vec3 n_A, real d_A, int mode,
+                                              real slack) {
+  real h, r;
+  box_plane_project(lo, hi, n_A, d_A, &h, &r);
+  return mode == BVH_PLANE_INSIDE ? h <= r + slack : fabs(h) <= r + slack;
+}
+
+static inline ISO_HD int bvh_plane_test(const real lo[3], const real hi[3], vec3 n_A, real d_A, int mode) {
+  return bvh_plane_test_slack(lo, hi, n_A, d_A, mode, (real)0);
+}
+
+/* The rounding a plane walk allows at nodes above the elements (bvh_walk_round's reasoning: the
+ * test's few operations on values below reach + |d| err by a few ulps of that). */
+static inline ISO_HD real bvh_plane_round(real reach, real d_A) {
+  return (real)1e-12 * (reach + fabs(d_A)) + BOX_PAD_MIN;
 }
 
 /* The walk behind bvh_plane_count/emit: elements of A whose padded box meets the plane
  * n_A·x = d_A (mode BVH_PLANE_STRADDLE) or the half-space n_A·x <= d_A (BVH_PLANE_INSIDE),
- * both in A's frame, in traversal order. Returns the count, or -1 for an unknown mode or a
- * tree deeper than BVH_MAX_DEPTH. */
-static inline ISO_HD int bvh_plane_walk(bvhTree A, vec3 n_A, real d_A, int mode, int *out,
-                                        int cap) {
+ * both in A's frame (n_A of unit length), in traversal order. Returns the count, or -1 for an
+ * unknown mode or a tree deeper than BVH_MAX_DEPTH.
+ * Elements are tested exactly; nodes above them allow bvh_plane_round, so an element that
+ * passes is never lost to an ancestor's rounding (a node's box contains its elements' boxes,
+ * and a box meets the plane or the half-space whenever one inside it does): the candidates are
+ * exactly the elements that pass. With sup, every test allows sup's slack (its motion plus
+ * twice the rounding) and the elements that pass it are listed too, as leaf-order positions
+ * (kernels/hydro/walk_keep.h keeps them across steps; bvh_plane_filter reads them). */
+static inline ISO_HD int bvh_plane_walk_sup(bvhTree A, vec3 n_A, real d_A, int mode, bvhSuper *sup, int *out,
+                                            int cap) {
   int st[BVH_STACK1];
   int sp, n = 0;
   if (mode != BVH_PLANE_STRADDLE && mode != BVH_PLANE_INSIDE) return -1;
   if (A.nnode <= 0) return 0;
+  const real round = bvh_plane_round(bvh_tree_reach(A), d_A);
+  const real slack = sup ? sup->motion + 2 * round : round;
   st[0] = 0;
   sp = 1;
   while (sp > 0) {
     const bvhNode *na = A.node + st[--sp];
-    if (!bvh_plane_test(na->lo, na->hi, n_A, d_A, mode)) continue;
+    const int single = bvh_is_single(na);
+    /* a leaf of one element: its box is the element's, tested exactly (and loosened for sup) */
+    if (!bvh_plane_test_slack(na->lo, na->hi, n_A, d_A, mode, single && !sup ? (real)0 : slack)) continue;
     if (bvh_is_leaf(na)) {
-      int k0 = bvh_leaf_begin(na), k1 = bvh_leaf_end(na);
-      int single = k1 - k0 == 1;
-      int k;
-      for (k = k0; k < k1; ++k) {
+      const int k0 = bvh_leaf_begin(na), k1 = bvh_leaf_end(na);
+      for (int k = k0; k < k1; ++k) {
         const real *bx = A.box + 6 * k;
-        if (!single && !bvh_plane_test(bx, bx + 3, n_A, d_A, mode)) continue;
+        int exact = single && !sup;
+        if (!exact) exact = bvh_plane_test(bx, bx + 3, n_A, d_A, mode);
+        if (sup && (single || exact || bvh_plane_test_slack(bx, bx + 3, n_A, d_A, mode, slack))) {
+          if (sup->n < sup->cap) sup->pos[sup->n] = k;
+          if (sup->n < BVH_COUNT_MAX) ++sup->n;
+        }
+        if (!exact) continue;
         if (n < cap) out[n] = A.elem[k];
         if (n < BVH_COUNT_MAX) ++n;
       }
@@ -396,6 +422,10 @@ static inline ISO_HD int bvh_plane_walk(bvhTree A, vec3 n_A, real d_A, int mode,
   return n;
 }
 
+static inline ISO_HD int bvh_plane_walk(bvhTree A, vec3 n_A, real d_A, int mode, int *out, int cap) {
+  return bvh_plane_walk_sup(A, n_A, d_A, mode, (bvhSuper *)0, out, cap);
+}
+
 static inline ISO_HD int bvh_plane_count(bvhTree A, vec3 n_A, real d_A, int mode) {
   return bvh_plane_walk(A, n_A, d_A, mode, (int *)0, 0);
 }
@@ -403,6 +433,22 @@ static inline ISO_HD int bvh_plane_count(bvhTree A, vec3 n_A, real d_A, int mode
 static inline ISO_HD int bvh_plane_emit(bvhTree A, vec3 n_A, real d_A, int mode, int *out,
                                         int cap) {
   return bvh_plane_walk(A, n_A, d_A, mode, out, cap);
+}
+
+/* bvh_plane_walk's candidates for the plane n_A, d_A from a superset (pos, nsup leaf-order
+ * positions) a walk listed for another plane that this one is within the superset's motion of:
+ * the superset's elements that pass the exact test, in its order, which is the walk's order;
+ * the same return and cap as bvh_plane_walk (mode: a valid one). */
+static inline ISO_HD int bvh_plane_filter(bvhTree A, vec3 n_A, real d_A, int mode, const int *pos, int nsup,
+                                          int *out, int cap) {
+  int n = 0;
+  for (int i = 0; i < nsup; ++i) {
+    const real *bx = A.box + 6 * pos[i];
+    if (!bvh_plane_test(bx, bx + 3, n_A, d_A, mode)) continue;
+    if (n < cap) out[n] = A.elem[pos[i]];
+    if (n < BVH_COUNT_MAX) ++n;
+  }
+  return n;
 }
 
 #endif

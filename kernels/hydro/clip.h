@@ -39,7 +39,7 @@
 
 /* RemoveNearlyDuplicateVertices on v[0..n) (and the scalars q alongside, when q is not NULL).
  * Returns the new count. */
-static inline ISO_HD int hydro_remove_near_duplicates(vec3 *v, real *q, int n) {
+static inline ISO_HD ISO_INLINE int hydro_remove_near_duplicates(vec3 *v, real *q, int n) {
   int i, m = 0;
   for (i = 0; i < n; ++i) {
     if (m == 0 || !(v3_norm2(v3_sub(v[i], v[m - 1])) < (real)HYDRO_DUP_DIST2)) {

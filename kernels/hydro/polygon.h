@@ -37,7 +37,7 @@ static inline ISO_HD vec3 hydro_polygon_vector_area2(const vec3 *v, int n) {
 
 /* Area, unit normal and centroid of polygon v[0..n) by the fan rule of §2.5. The normal is left
  * untouched when Σc is exactly zero (a collinear or empty polygon). */
-static inline ISO_HD void hydro_polygon_props(const vec3 *v, int n, real *area, vec3 *normal, vec3 *centroid) {
+static inline ISO_HD ISO_INLINE void hydro_polygon_props(const vec3 *v, int n, real *area, vec3 *normal, vec3 *centroid) {
   vec3 sum_c = v3_zero(), acc = v3_zero();
   real sum_w = (real)0;
   int i;
@@ -79,14 +79,14 @@ static inline ISO_HD void hydro_polygon_reverse(vec3 *v, real *q, int n) {
 /* Make the winding counter-clockwise about nhat: reverse when the fan's vector area points
  * against it. Slicing a positive tet and clipping already give this order (mesh_recipes §5); the
  * check makes inverted elements and inconsistent triangle normals harmless. */
-static inline ISO_HD void hydro_polygon_orient(vec3 *v, real *q, int n, vec3 nhat) {
+static inline ISO_HD ISO_INLINE void hydro_polygon_orient(vec3 *v, real *q, int n, vec3 nhat) {
   if (v3_dot(hydro_polygon_vector_area2(v, n), nhat) < (real)0) hydro_polygon_reverse(v, q, n);
 }
 
 /* Drop vertices until n <= max, each time the one whose triangle with its two neighbours has the
  * smallest area. A guard only: exact arithmetic never yields more than HYDRO_MAX_POLY vertices
  * (clip.h), so this can only remove rounding slivers. Returns the new count. */
-static inline ISO_HD int hydro_polygon_reduce(vec3 *v, real *q, int n, int max) {
+static inline ISO_HD ISO_INLINE int hydro_polygon_reduce(vec3 *v, real *q, int n, int max) {
   while (n > max) {
     int i, best = 0;
     real best_a = (real)-1;
@@ -115,7 +115,7 @@ static inline ISO_HD real hydro_face_pressure(const hydroFace *f, vec3 x) {
 /* Fill area, normal, centroid and p0 of f from nvert, vert, vert_p and grad_M (§2.5). The
  * normal follows the winding; f->normal is kept when the polygon has no vector area, so callers
  * preset it to the expected normal. */
-static inline ISO_HD void hydro_polygon_finish(hydroFace *f) {
+static inline ISO_HD ISO_INLINE void hydro_polygon_finish(hydroFace *f) {
   hydro_polygon_props(f->vert, f->nvert, &f->area, &f->normal, &f->centroid);
   f->p0 = f->nvert > 0 ? hydro_face_pressure(f, f->centroid) : (real)0;
 }

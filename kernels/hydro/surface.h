@@ -151,39 +151,48 @@ static inline ISO_HD int hs_pair_trees(const hydroDev *H, const hydroWork *W, in
   return 1;
 }
 
+/* A half-space pair (HS_PAIR_HC, HS_PAIR_RS): the tree walked against the plane (M's tets for HC,
+ * N's triangles for RS), the plane in that tree's frame (n_A·x = d_A, n_A of unit length) and
+ * the walk's mode, returned: the tets crossing the rigid half-space's boundary, or the triangles
+ * inside the compliant half-space shifted out by its margin. */
+static inline ISO_HD int hs_pair_plane(const hydroDev *H, const hydroWork *W, int world, int p, bvhTree *T, vec3 *n_A,
+                                       real *d_A) {
+  const int m = H->pair_m[p], n = H->pair_n[p];
+  const xform *X = W->X_WG + (long)world * H->ngeom;
+  vec3 nW;
+  real dW;
+  if (H->pair_kind[p] == HS_PAIR_HC) {
+    *T = hs_tree(H, H->geom_asset[m]);
+    hs_halfspace(X[n], &nW, &dW);
+    hs_plane_in(X[m], nW, dW, 0, n_A, d_A);
+    return BVH_PLANE_STRADDLE;
+  }
+  *T = hs_tree(H, H->geom_asset[n]);
+  hs_halfspace(X[m], &nW, &dW);
+  hs_plane_in(X[n], nW, dW, H->geom_margin[m], n_A, d_A);
+  return BVH_PLANE_INSIDE;
+}
+
 /* Broad phase and BVH walk of one pair; counts when out_a is NULL, else emits up to cap. */
 static inline ISO_HD int hs_pair_walk(const hydroDev *H, const hydroWork *W, int world, int p,
                                       int *out_a, int *out_b, int cap) {
-  const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
-  const xform X_WM = W->X_WG[(long)world * H->ngeom + m];
-  const xform X_WN = W->X_WG[(long)world * H->ngeom + n];
+  const int kind = H->pair_kind[p];
   if (hs_pair_is_trees(H, p)) {
     bvhTree A, B;
     xform X_MN;
     if (!hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) return 0;
     return out_a ? bvh_pairs_emit(A, B, X_MN, out_a, out_b, cap) : bvh_pairs_count(A, B, X_MN);
   }
-  vec3 nW, nA;
-  real dW, dA;
-  if (kind == HS_PAIR_HC) { /* tets of M crossing the boundary of the rigid half-space N */
-    bvhTree A = hs_tree(H, H->geom_asset[m]);
-    hs_halfspace(X_WN, &nW, &dW);
-    hs_plane_in(X_WM, nW, dW, 0, &nA, &dA);
-    int c = out_a ? bvh_plane_emit(A, nA, dA, BVH_PLANE_STRADDLE, out_a, cap)
-                  : bvh_plane_count(A, nA, dA, BVH_PLANE_STRADDLE);
-    if (out_a)
-      for (int i = 0; i < c && i < cap; ++i) out_b[i] = -1;
-    return c;
-  }
-  /* HS_PAIR_RS: triangles of N inside the (margin-shifted) compliant half-space M; the
-   * candidate's "M element" is -1 and its N element the triangle. */
-  bvhTree B = hs_tree(H, H->geom_asset[n]);
-  hs_halfspace(X_WM, &nW, &dW);
-  hs_plane_in(X_WN, nW, dW, H->geom_margin[m], &nA, &dA);
-  int c = out_a ? bvh_plane_emit(B, nA, dA, BVH_PLANE_INSIDE, out_b, cap)
-                : bvh_plane_count(B, nA, dA, BVH_PLANE_INSIDE);
+  bvhTree T;
+  vec3 nA;
+  real dA;
+  const int mode = hs_pair_plane(H, W, world, p, &T, &nA, &dA);
+  /* HS_PAIR_HC: tets of M crossing the boundary of the rigid half-space N; HS_PAIR_RS: triangles
+   * of N inside the (margin-shifted) compliant half-space M. The other side's element is -1. */
+  int *out = kind == HS_PAIR_HC ? out_a : out_b, *none = kind == HS_PAIR_HC ? out_b : out_a;
+  const int c = out_a ? bvh_plane_emit(T, nA, dA, mode, out, cap) : bvh_plane_count(T, nA, dA, mode);
   if (out_a)
-    for (int i = 0; i < c && i < cap; ++i) out_a[i] = -1;
+    for (int i = 0; i < c && i < cap; ++i) none[i] = -1;
   return c;
 }
 

@@ -1,4 +1,4 @@
-/* The CPU's mid phase over steps: a tree–tree pair's walk kept for the steps after it.
+/* The CPU's mid phase over steps: a pair's walk kept for the steps after it.
  *
  * Bodies at rest, or moving slowly, show their meshes to each other at nearly the same pose step
  * after step, and the walk (kernels/collide/bvh.h), a fifth of a resting five-box stack's step,
@@ -13,6 +13,11 @@
  *  - the walk keeps every element pair that passes (its node tests allow rounding), and both
  *    orders are the same depth-first order, which depends on the trees alone;
  *  - the broad-phase test of the root boxes is made at the new pose as the walk makes it.
+ * A half-space pair (a compliant mesh on a rigid floor, rigid triangles on a compliant one) is
+ * kept the same way: its tree's walk against the plane (bvh_plane_walk_sup) lists the elements
+ * whose boxes pass within μ, and while the plane, seen from the tree, has moved by less than μ
+ * (hs_keep_plane_motion) the candidates are those that pass the exact test (bvh_plane_filter).
+ * A body spinning or sliding on a floor keeps the floor where it was in its own frame.
  * μ follows the pair: sized at each walk to last HS_KEEP_STEPS steps at the motion per step
  * seen since the last one, within [HS_KEEP_MU_MIN, HS_KEEP_MU_MAX]·(reach of M + reach of N).
  *
@@ -20,7 +25,7 @@
  * its per-candidate record counts and the CPU's narrow phase keeps nothing, so keeping costs no
  * memory: one hsKeep per pair (HS_KEEP_INTS ints), then the supersets in pair order, packed
  * (pair p's starts at the sum of the counts before it), one int per element pair
- * (bvh_pos_pack). A pair walked again writes its new superset into the gap left by moving the
+ * (bvh_pos_pack) or, for a half-space pair, per element (its leaf-order position). A pair walked again writes its new superset into the gap left by moving the
  * later pairs' supersets to the end; one that does not fit keeps none and is walked the next
  * step, as is a pair with a mesh of more than BVH_POS_MAX elements. A world whose pairs' table
  * would take more than half the part walks every step, as does the GPU (one thread per world
@@ -40,7 +45,13 @@
 
 /* A pair's kept walk; all zero (mu = 0): none. */
 typedef struct hsKeep {
-  xform X;   /* N's pose in M at the walk */
+  union {
+    xform X; /* a tree pair: N's pose in M at the walk */
+    struct {
+      vec3 n; /* a half-space pair: the plane in its tree's frame at the walk (hs_pair_plane) */
+      real d;
+    } plane;
+  } at;
   real mu;   /* the motion the superset covers, m; 0: nothing kept */
   int count; /* its element pairs */
   int age;   /* steps it has served since the walk */
@@ -64,14 +75,22 @@ static inline ISO_HD void hs_keep_put(int *table, int p, const hsKeep *k) {
  * |Δp| + δR·(2√3‖c_b‖₁ + ‖p‖₁ + ‖c_a‖₁ + ‖e_a‖₁) on N's (δR the largest change of an entry of
  * R_MN, |R|'s columns unit), with the norms bounded by the reaches. */
 static inline ISO_HD real hs_keep_motion(const hsKeep *k, const boxRel *rel, real reach_m, real reach_n) {
-  const mat3 R0 = quat_to_m3(k->X.q);
+  const mat3 R0 = quat_to_m3(k->at.X.q);
   real dR = (real)0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) dR = fmax(dR, fabs(rel->R.m[i][j] - R0.m[i][j]));
-  const vec3 dp = v3_sub(rel->p, k->X.p);
+  const vec3 dp = v3_sub(rel->p, k->at.X.p);
   const real p1 = fmax(fabs(rel->p.x) + fabs(rel->p.y) + fabs(rel->p.z),
-                       fabs(k->X.p.x) + fabs(k->X.p.y) + fabs(k->X.p.z));
+                       fabs(k->at.X.p.x) + fabs(k->at.X.p.y) + fabs(k->at.X.p.z));
   return v3_norm(dp) + dR * ((real)3.5 * reach_n + reach_m + p1);
+}
+
+/* The same bound for a half-space pair, whose walk tests each box's centre height over the plane
+ * (n·c − d) against its radius on n (Σ|n_i|·e_i): from the kept plane to (n, d) these change by
+ * at most ‖Δn‖_∞·(‖c‖₁ + ‖e‖₁) + |Δd|, and the norms are bounded by the tree's reach. */
+static inline ISO_HD real hs_keep_plane_motion(const hsKeep *k, vec3 n, real d, real reach) {
+  const real dn = fmax(fabs(n.x - k->at.plane.n.x), fmax(fabs(n.y - k->at.plane.n.y), fabs(n.z - k->at.plane.n.z)));
+  return dn * reach + fabs(d - k->at.plane.d);
 }
 
 /* The motion a new superset is walked for: HS_KEEP_STEPS steps at the rate the last one saw
@@ -102,28 +121,31 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
   int *table = hs_cand(W, world, 2), *pos = table + table_ints;
   const int room = W->max_cand - (int)table_ints;
   int *ca = hs_cand(W, world, 0), *cb = hs_cand(W, world, 1);
-  /* only tree pairs' entries are read or written: at thousands of worlds, a cache line touched
-   * per world and step where nothing is kept (a box on a plane) cost 10 % of the step */
   int used = 0;
-  for (int p = 0; p < H->npair; ++p)
-    if (hs_pair_is_trees(H, p)) used += hs_keep_get(table, p).count;
+  for (int p = 0; p < H->npair; ++p) used += hs_keep_get(table, p).count;
   /* the supersets: pair p's old one at old + shift, its new one written at w (w <= old + shift) */
   int w = 0, old = 0, shift = 0, moved_tail = 0;
   long total = 0;
   for (int p = 0; p < H->npair; ++p) {
     const int at = (int)(total < W->max_cand ? total : W->max_cand);
     const int tree = hs_pair_is_trees(H, p);
-    hsKeep kp, *k = &kp;
-    if (tree) kp = hs_keep_get(table, p);
-    else memset(&kp, 0, sizeof kp);
+    hsKeep kp = hs_keep_get(table, p), *k = &kp;
     const int had = k->count, src = old + shift;
-    int c = 0, walk = 0, filter = 0;
+    int c = 0, walk = 0, filter = 0, mode = 0;
     bvhTree A, B;
     xform X_MN;
     boxRel rel;
-    real reach_m = 0, reach_n = 0, moved = 0;
+    vec3 nA = v3_zero();
+    real dA = 0, reach_m = 0, reach_n = 0, moved = 0;
+    /* a half-space pair's candidates: its tree's elements into out, -1 into the other side */
+    int *out = H->pair_kind[p] == HS_PAIR_RS ? cb + at : ca + at;
+    int *none = H->pair_kind[p] == HS_PAIR_RS ? ca + at : cb + at;
     if (!tree) {
-      c = hs_pair_walk(H, W, world, p, ca + at, cb + at, W->max_cand - at);
+      mode = hs_pair_plane(H, W, world, p, &A, &nA, &dA);
+      reach_m = bvh_tree_reach(A);
+      if (k->mu > 0) moved = hs_keep_plane_motion(k, nA, dA, reach_m);
+      filter = k->mu > 0 && moved <= k->mu;
+      walk = !filter;
     } else if (hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) { /* else apart: no candidates */
       if (bvh_tree_elems(A) > BVH_POS_MAX || bvh_tree_elems(B) > BVH_POS_MAX) {
         c = bvh_pairs_walk(A, B, X_MN, ca + at, cb + at, W->max_cand - at); /* not packable: nothing kept */
@@ -139,7 +161,8 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
       if (src != w)
         for (int i = 0; i < had; ++i) pos[w + i] = pos[src + i];
       if (filter) {
-        c = bvh_pairs_filter(A, B, &rel, pos + w, had, ca + at, cb + at, W->max_cand - at);
+        c = tree ? bvh_pairs_filter(A, B, &rel, pos + w, had, ca + at, cb + at, W->max_cand - at)
+                 : bvh_plane_filter(A, nA, dA, mode, pos + w, had, out, W->max_cand - at);
         if (k->age < (1 << 30)) ++k->age;
       }
       w += had;
@@ -155,15 +178,20 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
       S.cap = old + had + shift - w; /* up to the next pair's old superset */
       S.n = 0;
       S.motion = hs_keep_mu(k, moved, reach_m + reach_n);
-      c = bvh_pairs_walk_sup(A, B, X_MN, &S, ca + at, cb + at, W->max_cand - at);
+      c = tree ? bvh_pairs_walk_sup(A, B, X_MN, &S, ca + at, cb + at, W->max_cand - at)
+               : bvh_plane_walk_sup(A, nA, dA, mode, &S, out, W->max_cand - at);
       if (c >= 0 && S.n <= S.cap) {
-        k->X = X_MN, k->mu = S.motion, k->count = S.n, k->age = 0;
+        if (tree) k->at.X = X_MN;
+        else k->at.plane.n = nA, k->at.plane.d = dA;
+        k->mu = S.motion, k->count = S.n, k->age = 0;
         w += S.n;
       } else {
         k->mu = 0, k->count = 0, k->age = 0;
       }
     }
-    if (tree) hs_keep_put(table, p, k);
+    if (!tree)
+      for (int i = 0; i < c && i < W->max_cand - at; ++i) none[i] = -1;
+    hs_keep_put(table, p, k);
     old += had;
     if (c < 0) c = W->max_cand + 1; /* as hs_count_item: reported as an overflow */
     W->pair_off[base + p] = at;
