@@ -31,6 +31,7 @@
 #include "kernels/core.h"
 #include "kernels/fem/contact_rec.h"
 #include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/symv.h"
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
 #include "kernels/sap/batch.h"
@@ -83,8 +84,17 @@ static inline ISO_HD void sap_mul_A(const sapClique *cl, int ncl, const real *A_
   for (int c = 0; c < ncl; ++c) {
     const int n = cl[c].nv, o = cl[c].v0;
     const real *Ab = A_world + cl[c].a0;
-    if (n == 6) sap_mul_A_n(Ab, 6, x + o, y + o);
-    else sap_mul_A_n(Ab, n, x + o, y + o);
+    if (n == 6) {
+      sap_mul_A_n(Ab, 6, x + o, y + o);
+      continue;
+    }
+#if ISO_AVX2
+    if (n >= SYMV_MIN_N && iso_cpu_avx2()) { /* a block symmetric to the bit (symv.h) */
+      symv_avx2(Ab, n, x + o, y + o);
+      continue;
+    }
+#endif
+    sap_mul_A_n(Ab, n, x + o, y + o);
   }
 }
 
@@ -261,9 +271,14 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
   for (int c = 0; c < ncl; ++c) {
     const int m = cl[c].nv, o = cl[c].v0;
     const real *Ab = A + cl[c].a0;
-    for (int k = 0; k < m; ++k) { /* down H's columns: a deformable clique's stride-nv stores were slow */
+    /* down H's columns: a deformable clique's stride-nv stores were slow; its block, like a
+     * tree's mass matrix, is symmetric to the bit (symv.h), so a column is read as a row */
+    for (int k = 0; k < m; ++k) {
       real *ck = H + (long)(o + k) * nv + o;
-      for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
+      if (m >= 16)
+        for (int i = k; i < m; ++i) ck[i] = Ab[m * k + i];
+      else
+        for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
     }
   }
   for (int i = 0; i < n;) {
