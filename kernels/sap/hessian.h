@@ -18,6 +18,10 @@
  * it. G: rows × rows, row-major. Each entry is the same sum either way: column b of G·J_q,
  * gj[i] = Σ_l G[i][l]·J_q[l][b], then H[a][b] += Σ_i J_p[i][a]·gj[i]. */
 
+/* The most DoFs of a clique whose G·J_q sap_cj_add_hessian_3small forms whole (3 × 12 reals of
+ * scratch): a jointed tree of a robot arm and its hand, or a free body. */
+#define SAP_HESS_SMALL 12
+
 /* gj = column b of G·J_q (G: m × m row-major, J_q: m × nq). */
 static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq, int b, real *gj) {
   for (int i = 0; i < m; ++i) {
@@ -141,9 +145,9 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
                 for (int i = 0; i < 3; ++i) Hb[(long)k * nv + i] += cc * Gam[3 * i + k];
               continue;
             }
+            /* vertex columns come in threes, so this is r0 == c0: the block's lower triangle */
             for (int k = 0; k < 3; ++k)
-              for (int i = 0; i < 3; ++i)
-                if (r0 + i >= c0 + k) Hb[(long)k * nv + i] += cc * Gam[3 * i + k];
+              for (int i = k; i < 3; ++i) Hb[(long)k * nv + i] += cc * Gam[3 * i + k];
           }
       } else if (j->coef[p]) { /* rows of vertices, a general column: coef_p[u]·R·(G·J_q[:, b]) */
         for (int b = 0; b < nq; ++b) {
@@ -151,11 +155,21 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
           sap_gj_n(G, 3, j->J[q], nq, b, gj);
           for (int i = 0; i < 3; ++i) rg[i] = j->R.m[i][0] * gj[0] + j->R.m[i][1] * gj[1] + j->R.m[i][2] * gj[2];
           const int col = cq->v0 + (j->cols[q] ? j->cols[q][b] : b);
-          real *Hc = H + (long)col * nv + cp->v0;
+          real *ISO_RESTRICT Hc = H + (long)col * nv + cp->v0;
+          if (below) { /* a vertex's three rows are consecutive (sapJac's coef) */
+            for (int u = 0; u < np / 3; ++u) {
+              real *ISO_RESTRICT h = Hc + j->cols[p][3 * u];
+              const real cu = j->coef[p][u];
+              h[0] += cu * rg[0];
+              h[1] += cu * rg[1];
+              h[2] += cu * rg[2];
+            }
+            continue;
+          }
           for (int u = 0; u < np / 3; ++u)
             for (int i = 0; i < 3; ++i) {
               const int r = j->cols[p][3 * u + i];
-              if (below || cp->v0 + r >= col) Hc[r] += j->coef[p][u] * rg[i];
+              if (cp->v0 + r >= col) Hc[r] += j->coef[p][u] * rg[i];
             }
         }
       } else if (j->coef[q]) { /* general rows, a column of vertex v: coef_q[v]·J_p[:, a]ᵀ·(G·Rᵀ)[:, k] */
@@ -173,6 +187,17 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
               H[(long)col * nv + row] += j->coef[q][v] * t;
             }
           }
+      } else if (!j->cols[p] && !j->cols[q] && np <= SAP_HESS_SMALL && nq <= SAP_HESS_SMALL) {
+        /* dense blocks both sides (a gripper's joints): G·J_q whole, then the block in one tight
+         * loop, each entry the general loop's sum (sap_hessian_block_3) */
+        real GJ[3 * SAP_HESS_SMALL];
+        for (int b = 0; b < nq; ++b) {
+          real gj[3];
+          sap_gj_n(G, 3, j->J[q], nq, b, gj);
+          GJ[b] = gj[0], GJ[nq + b] = gj[1], GJ[2 * nq + b] = gj[2];
+        }
+        real *Hpq = H + (long)cq->v0 * nv + cp->v0;
+        sap_hessian_block_3(j->J[p], GJ, np, nq, cp->v0 == cq->v0, nv, Hpq);
       } else { /* general both sides */
         for (int b = 0; b < nq; ++b) {
           real gj[3];
@@ -188,10 +213,6 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
     }
   }
 }
-
-/* The most DoFs of a clique whose G·J_q sap_cj_add_hessian_3small forms whole (3 × 12 reals of
- * scratch): a jointed tree of a robot arm and its hand, or a free body. */
-#define SAP_HESS_SMALL 12
 
 /* A 3-row constraint on dense blocks of at most SAP_HESS_SMALL columns (a tree's contact beside
  * a free body's, as in a grasp): G·J_q formed whole, then each block of H as in
