@@ -167,7 +167,8 @@ static void plane_superset_case(int nper, int leaf, int mode, uint64_t seed) {
   const real reach = bvh_tree_reach(A);
   int checked = 0, missed_beyond = 0;
   for (int trial = 0; trial < 8; ++trial) {
-    const vec3 n0 = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+    const vec3 n0 =
+        v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
     const real d0 = test_rng_uniform(&r, -0.2, 0.2), mu = 0.01;
     bvhSuper S = {pos, cap, 0, mu};
     const int c0 = bvh_plane_walk_sup(A, n0, d0, mode, &S, f, cap);
@@ -222,7 +223,8 @@ Test(walk_keep, plane_motion_bound_covers_every_node) {
   long nodes = 0;
   for (int trial = 0; trial < 200; ++trial) {
     const int mode = trial & 1 ? BVH_PLANE_INSIDE : BVH_PLANE_STRADDLE;
-    const vec3 n0 = v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
+    const vec3 n0 =
+        v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1)));
     const real d0 = test_rng_uniform(&r, -0.3, 0.3);
     vec3 n;
     real d;

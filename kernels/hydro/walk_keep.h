@@ -25,8 +25,9 @@
  * its per-candidate record counts and the CPU's narrow phase keeps nothing, so keeping costs no
  * memory: one hsKeep per pair (HS_KEEP_INTS ints), then the supersets in pair order, packed
  * (pair p's starts at the sum of the counts before it), one int per element pair
- * (bvh_pos_pack) or, for a half-space pair, per element (its leaf-order position). A pair walked again writes its new superset into the gap left by moving the
- * later pairs' supersets to the end; one that does not fit keeps none and is walked the next
+ * (bvh_pos_pack) or, for a half-space pair, per element (its leaf-order position). A pair
+ * walked again writes its new superset into the gap left by moving the later pairs' supersets
+ * to the end; one that does not fit keeps none and is walked the next
  * step, as is a pair with a mesh of more than BVH_POS_MAX elements. A world whose pairs' table
  * would take more than half the part walks every step, as does the GPU (one thread per world
  * and pair holds nothing across steps). The part starts zeroed (nothing kept), and a change of
@@ -70,7 +71,7 @@ static inline ISO_HD void hs_keep_put(int *table, int p, const hsKeep *k) {
 }
 
 /* A bound on how far any box of N moved against any box of M along the walk's test axes from
- * the kept pose k->X to rel: for a box of M (centre c_a, half-widths e_a) and one of N (c_b,
+ * the kept pose k->at.X to rel: for a box of M (centre c_a, half-widths e_a) and one of N (c_b,
  * e_b), the change of a face-axis gap is at most |Δp| + δR·(‖c_b‖₁ + ‖e_b‖₁) on M's axes and
  * |Δp| + δR·(2√3‖c_b‖₁ + ‖p‖₁ + ‖c_a‖₁ + ‖e_a‖₁) on N's (δR the largest change of an entry of
  * R_MN, |R|'s columns unit), with the norms bounded by the reaches. */
@@ -89,7 +90,8 @@ static inline ISO_HD real hs_keep_motion(const hsKeep *k, const boxRel *rel, rea
  * (n·c − d) against its radius on n (Σ|n_i|·e_i): from the kept plane to (n, d) these change by
  * at most ‖Δn‖_∞·(‖c‖₁ + ‖e‖₁) + |Δd|, and the norms are bounded by the tree's reach. */
 static inline ISO_HD real hs_keep_plane_motion(const hsKeep *k, vec3 n, real d, real reach) {
-  const real dn = fmax(fabs(n.x - k->at.plane.n.x), fmax(fabs(n.y - k->at.plane.n.y), fabs(n.z - k->at.plane.n.z)));
+  const vec3 n0 = k->at.plane.n;
+  const real dn = fmax(fabs(n.x - n0.x), fmax(fabs(n.y - n0.y), fabs(n.z - n0.z)));
   return dn * reach + fabs(d - k->at.plane.d);
 }
 
