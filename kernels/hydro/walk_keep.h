@@ -38,7 +38,7 @@
 
 #include <string.h>
 
-#include "kernels/hydro/surface.h"
+#include "kernels/hydro/surface_mid.h"
 
 #define HS_KEEP_STEPS 16 /* steps a superset is sized to last at the motion seen */
 #define HS_KEEP_MU_MIN ((real)1e-4) /* μ's range, times the two trees' reach (bvh_tree_reach) */
