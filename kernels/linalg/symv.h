@@ -15,11 +15,12 @@
 
 #include "kernels/core.h"
 
+/* The smallest block worth the columns (a free body's 6 × 6 keeps its unrolled rows); from this
+ * size on SAP also copies a block into H by rows. */
+#define SYMV_MIN_N 16
+
 #if ISO_AVX2
 #include <immintrin.h>
-
-/* The smallest block worth the columns (a free body's 6 × 6 keeps its unrolled rows). */
-#define SYMV_MIN_N 16
 
 /* y = A·x, A (n × n, row-major) symmetric to the bit; rows in blocks of sixteen, then four, then
  * one, each sum in k order. */

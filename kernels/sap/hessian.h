@@ -31,6 +31,15 @@ static inline ISO_HD void sap_gj_n(const real *G, int m, const real *Jq, int nq,
   }
 }
 
+/* GJ = G·J_q whole, 3 × nq row-major (G 3 × 3, J_q 3 × nq): each column as sap_gj_n forms it. */
+static inline ISO_HD void sap_gj_3(const real *G, const real *Jq, int nq, real *GJ) {
+  for (int b = 0; b < nq; ++b) {
+    real gj[3];
+    sap_gj_n(G, 3, Jq, nq, b, gj);
+    GJ[b] = gj[0], GJ[nq + b] = gj[1], GJ[2 * nq + b] = gj[2];
+  }
+}
+
 /* Block (p, q) into H at Hpq (its row 0, column 0; leading dimension nv) from J_p (m × np) and
  * GJ = G·J_q (m × nq, row-major): the whole block, or (diag, np = nq) its lower triangle. */
 static inline ISO_HD void sap_hessian_block_n(const real *Jp, const real *GJ, int m, int np, int nq, int diag, int nv,
@@ -63,11 +72,7 @@ static inline ISO_HD void sap_cj_add_hessian_36(const sapConJ *j, const sapCliqu
     if (j->clique[q] < 0) continue;
     const sapClique *cq = cl + j->clique[q];
     real GJ[18];
-    for (int b = 0; b < 6; ++b) {
-      real gj[3];
-      sap_gj_n(G, 3, j->J[q], 6, b, gj);
-      GJ[b] = gj[0], GJ[6 + b] = gj[1], GJ[12 + b] = gj[2];
-    }
+    sap_gj_3(G, j->J[q], 6, GJ);
     for (int p = 0; p < 2; ++p) {
       if (j->clique[p] < 0) continue;
       const sapClique *cp = cl + j->clique[p];
@@ -191,11 +196,7 @@ static inline ISO_HD void sap_cj_add_hessian_vertex(const sapConJ *j, const sapC
         /* dense blocks both sides (a gripper's joints): G·J_q whole, then the block in one tight
          * loop, each entry the general loop's sum (sap_hessian_block_3) */
         real GJ[3 * SAP_HESS_SMALL];
-        for (int b = 0; b < nq; ++b) {
-          real gj[3];
-          sap_gj_n(G, 3, j->J[q], nq, b, gj);
-          GJ[b] = gj[0], GJ[nq + b] = gj[1], GJ[2 * nq + b] = gj[2];
-        }
+        sap_gj_3(G, j->J[q], nq, GJ);
         real *Hpq = H + (long)cq->v0 * nv + cp->v0;
         sap_hessian_block_3(j->J[p], GJ, np, nq, cp->v0 == cq->v0, nv, Hpq);
       } else { /* general both sides */
@@ -228,11 +229,7 @@ static inline ISO_HD ISO_INLINE void sap_cj_add_hessian_3small_n(const sapConJ *
     const sapClique *cq = cl + j->clique[q];
     const int nq = q ? n1 : n0;
     real GJ[3 * SAP_HESS_SMALL];
-    for (int b = 0; b < nq; ++b) {
-      real gj[3];
-      sap_gj_n(G, 3, j->J[q], nq, b, gj);
-      GJ[b] = gj[0], GJ[nq + b] = gj[1], GJ[2 * nq + b] = gj[2];
-    }
+    sap_gj_3(G, j->J[q], nq, GJ);
     for (int p = 0; p < 2; ++p) {
       if (j->clique[p] < 0) continue;
       const sapClique *cp = cl + j->clique[p];

@@ -275,7 +275,7 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
      * tree's mass matrix, is symmetric to the bit (symv.h), so a column is read as a row */
     for (int k = 0; k < m; ++k) {
       real *ck = H + (long)(o + k) * nv + o;
-      if (m >= 16)
+      if (m >= SYMV_MIN_N)
         for (int i = k; i < m; ++i) ck[i] = Ab[m * k + i];
       else
         for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
