@@ -60,6 +60,12 @@ typedef double real;
 #endif
 #if ISO_PAIRS
 typedef double isoPair __attribute__((vector_size(16)));
+
+/* The square roots of both lanes, exactly rounded as the scalar sqrt is. */
+static inline isoPair iso_pair_sqrt(isoPair x) {
+  const isoPair r = {sqrt(x[0]), sqrt(x[1])}; /* the compiler makes one sqrtpd of it */
+  return r;
+}
 #endif
 
 /* 1 where kernels compile for a CPU (GCC, Clang, the emulated device), 0 under nvcc: a kernel may

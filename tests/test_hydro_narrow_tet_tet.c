@@ -325,3 +325,75 @@ Test(tet_tet, prepared_tets_give_the_same_bytes) {
   }
   cr_assert_gt(faces, 200, "the sample must make faces (%d)", faces);
 }
+
+/* The alignment filter on a vector of unit length up to rounding (hydro_unit_along, which decides
+ * on u itself away from the threshold) gives the verdict of the exact test normalize(u)·a >
+ * cos(5π/8) on every input: u and a placed at distances from the threshold down to a few ulps
+ * (where the exact test alone decides), u off unit length by a few ulps or by far, a zero
+ * gradient, and NaN or infinite components. */
+Test(tet_tet, unit_filter_gives_the_exact_verdict) {
+  test_rng r = {777};
+  const double cmax = HYDRO_COS_MAX_ANGLE;
+  const double shift[] = {0, 1e-17, -1e-17, 3e-16, -3e-16, 2e-15, -2e-15, 1e-13, -1e-13,
+                          5e-13, -5e-13, 2e-12, -2e-12, 1e-9, -1e-9, 0.1, -0.1, 0.9, -0.5};
+  const int nshift = (int)(sizeof shift / sizeof shift[0]);
+  int near = 0, fast = 0;
+  for (int rep = 0; rep < 4000; ++rep) {
+    const vec3 a = v3_normalize(rand_v3(&r, -1, 1));
+    vec3 b = rand_v3(&r, -1, 1); /* a unit direction perpendicular to a */
+    b = v3_normalize(v3_sub(b, v3_scale(a, v3_dot(a, b))));
+    const double c = cmax + shift[rep % nshift];
+    vec3 u = v3_add(v3_scale(a, c), v3_scale(b, sqrt(fmax(0, 1 - c * c))));
+    const int kind = (rep / nshift) % 4;
+    if (kind == 1) u = v3_scale(u, 1 + 4e-16 * test_rng_uniform(&r, -1, 1)); /* a few ulps off unit */
+    if (kind == 2) u = v3_scale(u, test_rng_uniform(&r, 0.5, 2));            /* far off unit */
+    if (kind == 3) u = v3_normalize(u);
+    const int exact = v3_dot(v3_normalize(u), a) > (real)cmax;
+    cr_assert_eq(hydro_unit_along(u, a), exact, "rep %d: shift %g, kind %d", rep, shift[rep % nshift], kind);
+    const double d = v3_dot(u, a);
+    if (fabs(d - cmax) <= 1e-12) ++near;
+    else if (fabs(v3_norm2(u) - 1) < 1e-13) ++fast;
+  }
+  cr_assert_gt(near, 500, "the sample must reach the threshold's band (%d)", near);
+  cr_assert_gt(fast, 500, "and decide many away from it (%d)", fast);
+  const vec3 odd[] = {v3(NAN, 0, 0), v3(INFINITY, 0, 0), v3(-INFINITY, 1, 0), v3(0, 0, 0), v3(1e-310, 0, 0),
+                      v3(1, 0, 0), v3(-1, 0, 0)};
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < 7; ++j) {
+      const vec3 a = v3_normalize(odd[j]);
+      cr_assert_eq(hydro_unit_along(odd[i], a), v3_dot(v3_normalize(odd[i]), a) > (real)cmax, "odd %d, %d", i, j);
+    }
+}
+
+/* A tet's four clipping planes formed together (hydro_tet_planes: two faces' lengths per pair of
+ * lanes on the CPU) are hydro_tet_clip_plane's bits face by face, and its sign the volume's:
+ * positive and inverted tets, flat ones, NaN ones, and tets so small (1e-105 m) that a face's
+ * squared length underflows to 0 while the volume does not, where the normal is zero. */
+Test(tet_tet, four_planes_at_once_have_the_single_planes_bits) {
+  test_rng r = {31337};
+  int zero_normals = 0, planes = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    vec3 t[4];
+    const double scale = rep % 5 == 4 ? 1e-105 : 1;
+    rand_tet(&r, v3(0, 0, 0), 1, t);
+    for (int k = 0; k < 4; ++k) t[k] = v3_scale(t[k], scale);
+    if (rep % 7 == 3) t[3] = t[2];                       /* flat */
+    if (rep % 11 == 5) t[1] = v3(NAN, t[1].y, t[1].z); /* NaN */
+    hydroTet T;
+    hydro_tet_make(&T, t, v3(0, 0, 1), 0);
+    hydro_tet_planes(&T);
+    const real vol6 = hydro_tet_volume6(t);
+    const real sgn = !(vol6 != 0) ? 0 : vol6 > 0 ? 1 : -1;
+    cr_assert(memcmp(&T.sgn, &sgn, sizeof sgn) == 0, "rep %d: sign %g against %g", rep, T.sgn, sgn);
+    if (sgn == 0) continue;
+    for (int f = 0; f < 4; ++f) {
+      vec3 nrm, point;
+      hydro_tet_clip_plane(t, f, sgn, &nrm, &point);
+      cr_assert(memcmp(T.fn + f, &nrm, sizeof nrm) == 0, "rep %d, face %d", rep, f);
+      zero_normals += nrm.x == 0 && nrm.y == 0 && nrm.z == 0;
+      ++planes;
+    }
+  }
+  cr_assert_gt(planes, 4000);
+  cr_assert_gt(zero_normals, 100, "the tiny tets must reach the zero-normal case (%d)", zero_normals);
+}

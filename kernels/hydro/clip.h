@@ -59,8 +59,10 @@ static inline ISO_HD ISO_INLINE int hydro_remove_near_duplicates(vec3 *v, real *
  * exceeded. in and out must not overlap. */
 static inline ISO_HD int hydro_clip_by_dist(const vec3 *in, const real *dist, int n, vec3 *out, int cap) {
   int i, m = 0;
+  /* the previous vertex by a carried index: `(i + n − 1) % n` was an integer division per
+   * vertex, whose latency the CPU waited on in every clip */
   for (i = 0; i < n; ++i) {
-    const int j = (i + n - 1) % n; /* previous vertex */
+    const int j = i == 0 ? n - 1 : i - 1;
     const int cur_in = dist[i] <= (real)0;
     const int prev_in = dist[j] <= (real)0;
     if (cur_in != prev_in) {
@@ -94,9 +96,12 @@ static inline ISO_HD real hydro_tet_volume6(const vec3 t[4]) {
   return v3_dot(v3_cross(v3_sub(t[1], t[0]), v3_sub(t[2], t[0])), v3_sub(t[3], t[0]));
 }
 
-/* Unit outward normal of face f (opposite vertex f) of a positively oriented tet, from the
- * outward-winding triple of mesh_recipes §6, and the triple's first vertex as a point on it. */
-static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm, vec3 *point) {
+/* The vertex hydro_tet_face_plane gives as face f's point (its triple's first). */
+static inline ISO_HD int hydro_tet_face_point(int f) { return f == 0 ? 1 : 0; }
+
+/* (t_b − t_a) × (t_c − t_a) for face f's outward-winding triple (a, b, c) of mesh_recipes §6:
+ * its outward normal, not yet of unit length. */
+static inline ISO_HD vec3 hydro_tet_face_cross(const vec3 t[4], int f) {
   int a, b, c;
   switch (f) {
     case 0: a = 1; b = 2; c = 3; break;
@@ -104,12 +109,16 @@ static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm
     case 2: a = 0; b = 1; c = 3; break;
     default: a = 0; b = 2; c = 1; break;
   }
-  *nrm = v3_normalize(v3_cross(v3_sub(t[b], t[a]), v3_sub(t[c], t[a])));
-  *point = t[a];
+  return v3_cross(v3_sub(t[b], t[a]), v3_sub(t[c], t[a]));
 }
 
-/* The vertex hydro_tet_face_plane gives as face f's point (its triple's first). */
-static inline ISO_HD int hydro_tet_face_point(int f) { return f == 0 ? 1 : 0; }
+/* Unit outward normal of face f (opposite vertex f) of a positively oriented tet, from the
+ * outward-winding triple of mesh_recipes §6, and the triple's first vertex as a point on it. */
+static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm, vec3 *point) {
+  *nrm = v3_normalize(hydro_tet_face_cross(t, f));
+  *point = t[hydro_tet_face_point(f)];
+}
+
 
 /* Face f's clipping half-space of a tet whose signed volume has sign sgn (±1): the unit outward
  * normal times sgn, and a point on the face (hydro_clip_by_tet's). */

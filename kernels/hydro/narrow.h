@@ -50,14 +50,29 @@ static inline ISO_HD int hydro_normal_along(vec3 dir, vec3 g) {
   return v3_dot(v3_normalize(dir), v3_normalize(g)) > (real)HYDRO_COS_MAX_ANGLE;
 }
 
+/* normalize(u)·a > cos(5π/8), the alignment filter with a already normalised (a tet's ĝ), for a
+ * u of unit length up to rounding, with the same verdict always. Where ‖u‖² is within 1e-13 of
+ * 1, normalize(u) differs from u by less than 1e-13 (plus a few ulps) in each component, so its
+ * dot product with a differs from u·a by less than that too: a u·a more than 1e-12 from the
+ * threshold decides it without forming normalize(u), a square root and a division on every
+ * candidate's path. */
+static inline ISO_HD int hydro_unit_along(vec3 u, vec3 a) {
+  const real d = v3_dot(u, a), len2 = v3_norm2(u);
+  if (len2 > (real)1 - (real)1e-13 && len2 < (real)1 + (real)1e-13 && isfinite(d)) {
+    if (d > (real)HYDRO_COS_MAX_ANGLE + (real)1e-12) return 1;
+    if (d < (real)HYDRO_COS_MAX_ANGLE - (real)1e-12) return 0;
+  }
+  return v3_dot(v3_normalize(u), a) > (real)HYDRO_COS_MAX_ANGLE;
+}
+
 /* A compliant tet (vertices t, field g·x + c, world frame) with what the tet–tet and
  * triangle–tet functions derive from it alone — its normalised gradient for the alignment
  * filter, the sign of its volume and its faces' clipping planes — formed at first use and kept,
  * so a tet met by many candidates (the CPU's narrow phase keeps a world's tets,
  * kernels/hydro/surface.h) forms them once per step. Each is formed by the expression the
  * functions use without it, so faces are the same bits. */
-#define HYDRO_TET_GHAT 16 /* `have` bits 0-3: face f's plane */
-#define HYDRO_TET_SIGN 32
+#define HYDRO_TET_GHAT 1   /* `have`: ghat formed */
+#define HYDRO_TET_PLANES 2 /* sgn and, where it is not 0, the four fn formed (hydro_tet_planes) */
 typedef struct hydroTet {
   vec3 t[4], g;
   real c;
@@ -83,21 +98,45 @@ static inline ISO_HD vec3 hydro_tet_ghat(hydroTet *T) {
   return T->ghat;
 }
 
-/* hydro_clip_by_tet by a prepared tet: the same planes in the same order, each formed once. */
+/* The sign of T's volume and, for a tet that has an interior, its four faces' clipping planes,
+ * all formed at T's first clip. On the CPU the four normals' lengths go through a pair of lanes
+ * two at a time: one square root and one division for two faces, where each face's chain (a
+ * square root, then a division, then the scale) was waited on alone. Each lane does
+ * hydro_tet_clip_plane's operations (v3_normalize's, then the exact scale by ±1), so the planes
+ * are its bits. */
+static inline ISO_HD void hydro_tet_planes(hydroTet *T) {
+  const real vol6 = hydro_tet_volume6(T->t);
+  T->sgn = !(vol6 != (real)0) ? (real)0 : vol6 > (real)0 ? (real)1 : (real)-1;
+  T->have |= HYDRO_TET_PLANES;
+  if (T->sgn == (real)0) return; /* flat (or NaN) tet: no interior, no planes needed */
+#if ISO_PAIRS
+  vec3 c[4];
+  real len2[4];
+  for (int f = 0; f < 4; ++f) {
+    c[f] = hydro_tet_face_cross(T->t, f);
+    len2[f] = v3_dot(c[f], c[f]);
+  }
+  const isoPair one = {1, 1};
+  const isoPair n01 = iso_pair_sqrt((isoPair){len2[0], len2[1]}), n23 = iso_pair_sqrt((isoPair){len2[2], len2[3]});
+  const isoPair i01 = one / n01, i23 = one / n23;
+  for (int f = 0; f < 4; ++f) {
+    const real n = f < 2 ? n01[f] : n23[f - 2], inv = f < 2 ? i01[f] : i23[f - 2];
+    T->fn[f] = v3_scale(!(n > (real)0) ? v3_zero() : v3_scale(c[f], inv), T->sgn);
+  }
+#else
+  for (int f = 0; f < 4; ++f) {
+    vec3 point;
+    hydro_tet_clip_plane(T->t, f, T->sgn, T->fn + f, &point);
+  }
+#endif
+}
+
+/* hydro_clip_by_tet by a prepared tet: the same planes in the same order, formed once. */
 static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n, hydroTet *T) {
   vec3 tmp[HYDRO_CLIP_CAP], *src = poly, *dst = tmp;
-  if (!(T->have & HYDRO_TET_SIGN)) {
-    const real vol6 = hydro_tet_volume6(T->t);
-    T->sgn = !(vol6 != (real)0) ? (real)0 : vol6 > (real)0 ? (real)1 : (real)-1;
-    T->have |= HYDRO_TET_SIGN;
-  }
+  if (!(T->have & HYDRO_TET_PLANES)) hydro_tet_planes(T);
   if (T->sgn == (real)0) return 0; /* flat (or NaN) tet: no interior */
   for (int f = 0; f < 4 && n > 0; ++f) {
-    if (!(T->have & (1 << f))) {
-      vec3 point;
-      hydro_tet_clip_plane(T->t, f, T->sgn, T->fn + f, &point);
-      T->have |= 1 << f;
-    }
     n = hydro_clip_halfspace(src, n, T->fn[f], T->t[hydro_tet_face_point(f)], dst, HYDRO_CLIP_CAP);
     vec3 *sw = src;
     src = dst, dst = sw;
@@ -145,16 +184,13 @@ static inline ISO_HD int hydro_tet_tet_prepared(hydroTet *M, hydroTet *N, hydroF
   real s[4];
   const vec3 dg = v3_sub(M->g, N->g);
   const real len = v3_norm(dg);
-  vec3 nhat, un;
+  vec3 nhat;
   real off;
   int k, n;
   if (!(len > (real)0)) return 0; /* §2.1 step 1: identical gradients, no plane */
   nhat = v3_scale(dg, (real)1 / len);
-  /* step 2, hydro_normal_along both ways: normalize(−n̂) is −normalize(n̂) to the bit */
-  un = v3_normalize(nhat);
-  if (!(v3_dot(un, hydro_tet_ghat(M)) > (real)HYDRO_COS_MAX_ANGLE) ||
-      !(v3_dot(v3_neg(un), hydro_tet_ghat(N)) > (real)HYDRO_COS_MAX_ANGLE))
-    return 0;
+  /* step 2, hydro_normal_along both ways (n̂ is of unit length up to rounding) */
+  if (!hydro_unit_along(nhat, hydro_tet_ghat(M)) || !hydro_unit_along(v3_neg(nhat), hydro_tet_ghat(N))) return 0;
   off = (M->c - N->c) / len;
   for (k = 0; k < 4; ++k) s[k] = v3_dot(nhat, M->t[k]) + off;
   n = hydro_slice_tet(M->t, s, (const real *)0, poly, (real *)0, (int *)0); /* step 3 */
@@ -185,7 +221,7 @@ static inline ISO_HD int hydro_tri_tet_prepared(const vec3 tri[3], vec3 tri_norm
   vec3 poly[HYDRO_CLIP_CAP];
   const vec3 nt = v3_normalize(tri_normal);
   int n;
-  if (!(v3_dot(v3_normalize(nt), hydro_tet_ghat(T)) > (real)HYDRO_COS_MAX_ANGLE)) return 0; /* hydro_normal_along */
+  if (!hydro_unit_along(nt, hydro_tet_ghat(T))) return 0;
   poly[0] = tri[0];
   poly[1] = tri[1];
   poly[2] = tri[2];

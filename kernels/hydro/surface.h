@@ -49,40 +49,50 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
 
 /* Compliant tets in the world (vertices, scaled field, and what the narrow phase derives from
  * them: kernels/hydro/narrow.h, hydroTet), kept by the CPU's narrow phase for the rest of a
- * world's candidates, HS_TET_SLOTS per side by element id: a tet meets many candidates (the
- * five-box stack's 750 candidates a step are between 120 tets), consecutive ones often. The
- * kept values are the ones the same calls would make again (same geometry, element, pose and
- * modulus within a world's step), so faces do not change by a bit. geom = -1: empty. A GPU
- * thread keeps none (its narrow phase is one candidate per thread). */
+ * world's candidates, HS_TET_SLOTS per side: a tet meets many candidates (the five-box stack's
+ * 750 candidates a step are between 120 tets), consecutive ones often. The kept values are the
+ * ones the same calls would make again (same geometry, element, pose and modulus within a
+ * world's step), so faces do not change by a bit. A GPU thread keeps none (its narrow phase is
+ * one candidate per thread).
+ *
+ * Slot of element e: the top bits of e·2654435761 (Fibonacci hashing). By e's low bits into 64
+ * slots, the 48 tets one side of sphere_on_box.sdf meets in a step fell on each other's slots
+ * and half of all lookups formed their tet again; hashed into 128 slots, 9 % do, against the
+ * 7 % any size leaves (each tet's first use in a step). The keys sit apart from the tets, so
+ * clearing them is one short sweep. */
 #if ISO_CPU_SCRATCH
-#define HS_TET_SLOTS 64
+#define HS_TET_SLOT_BITS 7
 #else
-#define HS_TET_SLOTS 1
+#define HS_TET_SLOT_BITS 0
 #endif
+#define HS_TET_SLOTS (1 << HS_TET_SLOT_BITS)
 typedef struct hsTetCache {
-  int geom, elem;
-  hydroTet tet;
+  int geom[HS_TET_SLOTS], elem[HS_TET_SLOTS]; /* geom = -1: empty */
+  hydroTet tet[HS_TET_SLOTS];
 } hsTetCache;
 
 static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) {
-  for (int k = 0; k < HS_TET_SLOTS; ++k) c[k].geom = c[k].elem = -1;
+  for (int k = 0; k < HS_TET_SLOTS; ++k) c->geom[k] = c->elem[k] = -1;
+}
+
+static inline ISO_HD int hs_tet_slot(int e) {
+  return HS_TET_SLOT_BITS ? (int)(((unsigned)e * 2654435761u) >> (32 - HS_TET_SLOT_BITS)) : 0;
 }
 
 /* Tet e of geometry `geom` (asset, pose X, modulus E) in the world, prepared: from the cache c
- * (HS_TET_SLOTS slots) when it holds it, else formed into its slot; with c NULL, formed into
- * *local. */
+ * when it holds it, else formed into its slot; with c NULL, formed into *local. */
 static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, const real *pv,
                                           hsTetCache *c, hydroTet *local) {
-  hsTetCache *slot = c ? c + (e & (HS_TET_SLOTS - 1)) : (hsTetCache *)0;
-  if (slot && slot->geom == geom && slot->elem == e) return &slot->tet;
+  const int k = hs_tet_slot(e);
+  if (c && c->geom[k] == geom && c->elem[k] == e) return c->tet + k;
   const int asset = H->geom_asset[geom];
-  hydroTet *T = slot ? &slot->tet : local;
+  hydroTet *T = c ? c->tet + k : local;
   vec3 t[4], g;
   real cc;
   hs_tet_world(H, asset, e, X, pv, t, (real *)0, E);
   hs_tet_field(H, asset, e, X, E, &g, &cc);
   hydro_tet_make(T, t, g, cc);
-  if (slot) slot->geom = geom, slot->elem = e;
+  if (c) c->geom[k] = geom, c->elem[k] = e;
   return T;
 }
 
@@ -254,10 +264,10 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
                                                 real *posed_m, real *posed_n) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
-  /* 2 × 64 slots of 544 bytes: cleared at the first pair that reads them (tet–tet,
-   * triangle–tet), so a world of half-space pairs alone does not sweep 70 KB of stack (more
-   * than the L1 cache) every step */
-  hsTetCache cm[HS_TET_SLOTS], cn[HS_TET_SLOTS];
+  /* 2 × 128 tets of 264 bytes: their keys cleared at the first pair that reads them (tet–tet,
+   * triangle–tet), so a world of half-space pairs alone touches none of it */
+  hsTetCache cache[2];
+  hsTetCache *cm = cache, *cn = cache + 1;
   int cache_clear = 0;
   const int *count = W->pair_count + (long)world * H->npair;
   const int *off = W->pair_off + (long)world * H->npair;

@@ -24,11 +24,6 @@ static inline isoPair sap_pair_select(isoPairMask m, isoPair a, isoPair b) {
   return (isoPair)(((isoPairMask)a & m) | ((isoPairMask)b & ~m));
 }
 
-static inline isoPair sap_pair_sqrt(isoPair x) {
-  const isoPair r = {sqrt(x[0]), sqrt(x[1])}; /* the compiler makes one sqrtpd of it */
-  return r;
-}
-
 /* Field f of the two contacts' data as a pair. */
 #define SAP_PAIR_OF(a, b, f) ((isoPair){(a)->f, (b)->f})
 
@@ -57,7 +52,7 @@ static inline void sap_hc_lagged_eval2(const sapContactData *a, const sapContact
   const isoPair fe0 = SAP_PAIR_OF(a, b, fe0), v_hat = SAP_PAIR_OF(a, b, v_hat);
   const isoPair v0 = {va[0], vb[0]}, v1 = {va[1], vb[1]}, z = {va[2], vb[2]};
   const isoPair vt2 = v0 * v0 + v1 * v1;
-  const isoPair s = sap_pair_sqrt(vt2 + eps * eps);
+  const isoPair s = iso_pair_sqrt(vt2 + eps * eps);
   const isoPair vt_soft = vt2 / (s + eps);
   const isoPair t0 = v0 / s, t1 = v1 / s;
   isoPair n, np;
@@ -98,7 +93,7 @@ static inline void sap_cone_eval2(const sapContactData *a, const sapContactData 
   const isoPair vn_hat = SAP_PAIR_OF(a, b, vn_hat);
   const isoPair v0 = {va[0], vb[0]}, v1 = {va[1], vb[1]}, v2 = {va[2], vb[2]};
   const isoPair y0 = -v0 * Rt_inv, y1 = -v1 * Rt_inv, yn = (vn_hat - v2) * Rn_inv;
-  const isoPair yr = sap_pair_sqrt(y0 * y0 + y1 * y1 + tol2);
+  const isoPair yr = iso_pair_sqrt(y0 * y0 + y1 * y1 + tol2);
   const isoPair t0 = y0 / yr, t1 = y1 / yr;
   const isoPairMask active = {a->active ? -1LL : 0, b->active ? -1LL : 0};
   const isoPairMask stick = active & (yr <= mu * yn);
