@@ -138,6 +138,25 @@ Test(walk_keep, superset_motion_is_finite_and_in_range) {
   cr_assert_eq(hs_keep_mu(&some, mid * 4 / HS_KEEP_STEPS, reach), mid); /* age 3: four steps */
 }
 
+/* A superset sized for a motion the pair no longer has (a body that bounced, now at rest) is
+ * walked again once it has served HS_KEEP_STEPS steps, so it shrinks; not sooner, not while the
+ * pair still moves at the rate it was sized for, and not when its μ is already the range's
+ * floor (which would walk a resting pair every step). */
+Test(walk_keep, a_superset_too_loose_for_the_motion_is_walked_again) {
+  const real reach = 2, lo = HS_KEEP_MU_MIN * reach;
+  const hsKeep loose = {{xf_identity()}, 40 * lo, 10, HS_KEEP_STEPS};
+  const hsKeep young = {{xf_identity()}, 40 * lo, 10, HS_KEEP_STEPS - 1};
+  const hsKeep tight = {{xf_identity()}, lo, 10, 5 * HS_KEEP_STEPS};
+  cr_assert(hs_keep_stale(&loose, 0, reach), "at rest after its steps: walked again");
+  cr_assert(!hs_keep_stale(&young, 0, reach), "not before it has served its steps");
+  /* a motion that would size a new superset at just over a quarter of μ keeps this one; just
+   * under, walks */
+  const real quarter = 0.25 * loose.mu * (real)(loose.age + 1) / HS_KEEP_STEPS;
+  cr_assert(!hs_keep_stale(&loose, 1.01 * quarter, reach), "still moving: kept");
+  cr_assert(hs_keep_stale(&loose, 0.99 * quarter, reach));
+  cr_assert(!hs_keep_stale(&tight, 0, reach), "at the floor already: kept");
+}
+
 /* ---- half-space pairs: a tree's walk against a plane, kept ------------------------------- */
 
 /* The plane walk's candidates: their count, into out[] (cap entries). */

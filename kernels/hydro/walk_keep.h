@@ -106,6 +106,15 @@ static inline ISO_HD real hs_keep_mu(const hsKeep *k, real moved, real reach) {
   return mu >= lo ? (mu <= hi ? mu : hi) : lo;
 }
 
+/* Whether a pair's superset, still within its motion (moved <= μ), is walked again anyway: once it
+ * has served HS_KEEP_STEPS steps and the motion it saw would size a new one at under a quarter
+ * of its μ. A body that bounced and came to rest keeps the μ of its bouncing (the sphere on the
+ * box: 1.1 mm, a superset 1.6 times its candidates, filtered every step while it lies still);
+ * walked again, the superset shrinks to what the resting motion needs. */
+static inline ISO_HD int hs_keep_stale(const hsKeep *k, real moved, real reach) {
+  return k->age >= HS_KEEP_STEPS && hs_keep_mu(k, moved, reach) < (real)0.25 * k->mu;
+}
+
 /* hs_mid_world with kept walks (W->keep): the same pair counts, offsets, candidates, totals and
  * status. */
 static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *W, int world, uint32_t *status) {
@@ -146,7 +155,7 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
       mode = hs_pair_plane(H, W, world, p, &A, &nA, &dA);
       reach_m = bvh_tree_reach(A);
       if (k->mu > 0) moved = hs_keep_plane_motion(k, nA, dA, reach_m);
-      filter = k->mu > 0 && moved <= k->mu;
+      filter = k->mu > 0 && moved <= k->mu && !hs_keep_stale(k, moved, reach_m);
       walk = !filter;
     } else if (hs_pair_trees(H, W, world, p, &A, &B, &X_MN)) { /* else apart: no candidates */
       if (bvh_tree_elems(A) > BVH_POS_MAX || bvh_tree_elems(B) > BVH_POS_MAX) {
@@ -155,7 +164,7 @@ static inline ISO_HD void hs_mid_world_kept(const hydroDev *H, const hydroWork *
         rel = box_rel_make(X_MN);
         reach_m = bvh_tree_reach(A), reach_n = bvh_tree_reach(B);
         if (k->mu > 0) moved = hs_keep_motion(k, &rel, reach_m, reach_n);
-        filter = k->mu > 0 && moved <= k->mu;
+        filter = k->mu > 0 && moved <= k->mu && !hs_keep_stale(k, moved, reach_m + reach_n);
         walk = !filter;
       }
     }
