@@ -172,9 +172,8 @@ static inline ISO_HD bvhTree fem_surface_refit(const femSapArgs *a, int w, int d
  * compliant pressure field (its asset, posed at X, modulus E this world), reference §6.4: the
  * two trees walked together (the surface's boxes in the world, the asset's in its frame, tested
  * under X on the face axes, as kernels/collide/bvh.h's walk), and each triangle–tet pair whose
- * boxes meet there clipped (hydro_tri_tet in the
- * geometry's frame, with Drake's normal filter on the triangle's outward normal against the
- * tet's pressure gradient). The walk's order is fixed by the trees, so the contacts' is. */
+ * boxes meet there clipped (hydro_tri_tet_prepared in the geometry's frame, with Drake's normal
+ * filter on the triangle's outward normal against the tet's pressure gradient). The walk's order is fixed by the trees, so the contacts' is. */
 static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, const real *x, bvhTree S, xform X,
                                            int geom, int clique, femContact *list, int n, int *slot,
                                            uint32_t *bits) {
@@ -184,6 +183,15 @@ static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, co
   const real E = wf_at(a->geom_E, w, geom, 1)[0];
   if (S.nnode <= 0 || G.nnode <= 0) return n;
   const boxRel rel = box_rel_make(X); /* the asset's frame in the world: G posed in S's frame */
+#if ISO_CPU_SCRATCH
+  /* the geometry's tets sit still in its frame, so each one's planes and normalised gradient are
+   * formed once for all the surface triangles it meets (a finger's 32 tets met ~220 candidates a
+   * step of the soft grasp, each forming its four planes again) */
+  hydroTetCache cache, *tc = &cache;
+  hydro_tet_cache_reset(tc);
+#else
+  hydroTetCache *tc = (hydroTetCache *)0;
+#endif
   int sa[BVH_STACK], sb[BVH_STACK], sp = 1;
   sa[0] = sb[0] = 0;
   while (sp > 0) {
@@ -218,15 +226,21 @@ static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, co
         const real *ba = S.box + 6L * ka, *bb = G.box + 6L * kb;
         if (!box_overlap_rel_faces(ba, ba + 3, bb, bb + 3, &rel)) continue;
         const int e = G.elem[kb];
-        const int *te = a->elem + 4L * (e0 + e);
-        vec3 tet[4];
-        for (int q = 0; q < 4; ++q) {
-          const real *pv = a->vert + 3L * (v0 + te[q]);
-          tet[q] = v3(pv[0], pv[1], pv[2]);
+        hydroTet local, *T = &local;
+        int hit = 0;
+        if (tc) T = hydro_tet_cache_slot(tc, geom, e, &hit);
+        if (!hit) {
+          const int *te = a->elem + 4L * (e0 + e);
+          vec3 tet[4];
+          for (int q = 0; q < 4; ++q) {
+            const real *pv = a->vert + 3L * (v0 + te[q]);
+            tet[q] = v3(pv[0], pv[1], pv[2]);
+          }
+          const real *gr = a->grad + 3L * (e0 + e);
+          hydro_tet_make(T, tet, v3(E * gr[0], E * gr[1], E * gr[2]), E * a->porig[e0 + e]);
         }
-        const real *gr = a->grad + 3L * (e0 + e);
         hydroFace f;
-        if (!hydro_tri_tet(pg, tn, tet, v3(E * gr[0], E * gr[1], E * gr[2]), E * a->porig[e0 + e], &f)) continue;
+        if (!hydro_tri_tet_prepared(pg, tn, T, &f)) continue;
         /* f.normal is the triangle's, out of the deformable: n̂_BA is its opposite */
         n = fem_contact_add(a, d, t, pw, xf_point(X, f.centroid), v3_neg(xf_vector(X, f.normal)), f.area, f.p0, f.gM,
                             geom, clique, list, n, slot, bits);

@@ -47,52 +47,29 @@ static inline ISO_HD void hs_tri_world(const hydroDev *H, int asset, int e, xfor
   *nrm = quat_rotate(X.q, v3(H->normal[3 * i], H->normal[3 * i + 1], H->normal[3 * i + 2]));
 }
 
-/* Compliant tets in the world (vertices, scaled field, and what the narrow phase derives from
- * them: kernels/hydro/narrow.h, hydroTet), kept by the CPU's narrow phase for the rest of a
- * world's candidates, HS_TET_SLOTS per side: a tet meets many candidates (the five-box stack's
- * 750 candidates a step are between 120 tets), consecutive ones often. The kept values are the
- * ones the same calls would make again (same geometry, element, pose and modulus within a
- * world's step), so faces do not change by a bit. A GPU thread keeps none (its narrow phase is
- * one candidate per thread).
- *
- * Slot of element e: the top bits of e·2654435761 (Fibonacci hashing). By e's low bits into 64
- * slots, the 48 tets one side of sphere_on_box.sdf meets in a step fell on each other's slots
- * and half of all lookups formed their tet again; hashed into 128 slots, 9 % do, against the
- * 7 % any size leaves (each tet's first use in a step). The keys sit apart from the tets, so
- * clearing them is one short sweep. */
-#if ISO_CPU_SCRATCH
-#define HS_TET_SLOT_BITS 7
-#else
-#define HS_TET_SLOT_BITS 0
-#endif
-#define HS_TET_SLOTS (1 << HS_TET_SLOT_BITS)
-typedef struct hsTetCache {
-  int geom[HS_TET_SLOTS], elem[HS_TET_SLOTS]; /* geom = -1: empty */
-  hydroTet tet[HS_TET_SLOTS];
-} hsTetCache;
-
-static inline ISO_HD void hs_tet_cache_reset(hsTetCache *c) {
-  for (int k = 0; k < HS_TET_SLOTS; ++k) c->geom[k] = c->elem[k] = -1;
-}
-
-static inline ISO_HD int hs_tet_slot(int e) {
-  return HS_TET_SLOT_BITS ? (int)(((unsigned)e * 2654435761u) >> (32 - HS_TET_SLOT_BITS)) : 0;
-}
+/* Compliant tets in the world, kept by the CPU's narrow phase for the rest of a world's
+ * candidates (hydroTetCache, kernels/hydro/narrow.h), one cache per side: a tet meets many
+ * candidates (the five-box stack's 750 candidates a step are between 120 tets), consecutive
+ * ones often. The kept values are the ones the same calls would make again (same geometry,
+ * element, pose and modulus within a world's step), so faces do not change by a bit. A GPU
+ * thread keeps none (its narrow phase is one candidate per thread). */
 
 /* Tet e of geometry `geom` (asset, pose X, modulus E) in the world, prepared: from the cache c
  * when it holds it, else formed into its slot; with c NULL, formed into *local. */
 static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, xform X, real E, const real *pv,
-                                          hsTetCache *c, hydroTet *local) {
-  const int k = hs_tet_slot(e);
-  if (c && c->geom[k] == geom && c->elem[k] == e) return c->tet + k;
+                                          hydroTetCache *c, hydroTet *local) {
+  hydroTet *T = local;
+  if (c) {
+    int hit;
+    T = hydro_tet_cache_slot(c, geom, e, &hit);
+    if (hit) return T;
+  }
   const int asset = H->geom_asset[geom];
-  hydroTet *T = c ? c->tet + k : local;
   vec3 t[4], g;
   real cc;
   hs_tet_world(H, asset, e, X, pv, t, (real *)0, E);
   hs_tet_field(H, asset, e, X, E, &g, &cc);
   hydro_tet_make(T, t, g, cc);
-  if (c) c->geom[k] = geom, c->elem[k] = e;
   return T;
 }
 
@@ -101,8 +78,8 @@ static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, xf
  * come by address: 56-byte values copied onto the stack for each candidate were read back
  * wider than they were written, a store-forwarding stall per candidate on the CPU. */
 static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, const xform *pX_WM,
-                                                const xform *pX_WN, real Em, real En, hsTetCache *cm,
-                                                hsTetCache *cn, const real *pm, const real *pn, hydroFace *f) {
+                                                const xform *pX_WN, real Em, real En, hydroTetCache *cm,
+                                                hydroTetCache *cn, const real *pm, const real *pn, hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   const xform X_WM = *pX_WM, X_WN = *pX_WN;
   int ok = 0;
@@ -142,14 +119,14 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
  * call it too, to rebuild a face's polygon from its record. */
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
-  return hs_face_compute_cached(H, p, ea, eb, &X_WM, &X_WN, Em, En, (hsTetCache *)0, (hsTetCache *)0,
+  return hs_face_compute_cached(H, p, ea, eb, &X_WM, &X_WN, Em, En, (hydroTetCache *)0, (hydroTetCache *)0,
                                 (const real *)0, (const real *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. cm, cn: tet caches
  * (hs_face_compute_cached), or NULL. */
 static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
-                                               hsTetCache *cm, hsTetCache *cn, hydroFace *f) {
+                                               hydroTetCache *cm, hydroTetCache *cn, hydroFace *f) {
   const int p = hs_cand_pair(H, W, world, s);
   const int m = H->pair_m[p], n = H->pair_n[p];
   *pair = p;
@@ -162,7 +139,7 @@ static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWor
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
 static inline ISO_HD int hs_narrow_face(const hydroDev *H, const hydroWork *W, int world, int s, int *pair,
                                         hydroFace *f) {
-  return hs_narrow_face_cached(H, W, world, s, pair, (hsTetCache *)0, (hsTetCache *)0, f);
+  return hs_narrow_face_cached(H, W, world, s, pair, (hydroTetCache *)0, (hydroTetCache *)0, f);
 }
 
 /* Records a polygon makes: 1, or one per fan triangle. */
@@ -266,8 +243,8 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
   long nf = 0;
   /* 2 × 128 tets of 264 bytes: their keys cleared at the first pair that reads them (tet–tet,
    * triangle–tet), so a world of half-space pairs alone touches none of it */
-  hsTetCache cache[2];
-  hsTetCache *cm = cache, *cn = cache + 1;
+  hydroTetCache cache[2];
+  hydroTetCache *cm = cache, *cn = cache + 1;
   int cache_clear = 0;
   const int *count = W->pair_count + (long)world * H->npair;
   const int *off = W->pair_off + (long)world * H->npair;
@@ -281,8 +258,8 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
       pm = hs_posed_for(H, W, world, m, count[p], posed_m);
       pn = hs_posed_for(H, W, world, n, count[p], posed_n);
       if (!cache_clear && (H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC)) {
-        hs_tet_cache_reset(cm);
-        hs_tet_cache_reset(cn);
+        hydro_tet_cache_reset(cm);
+        hydro_tet_cache_reset(cn);
         cache_clear = 1;
       }
     }
