@@ -211,7 +211,36 @@ static inline ISO_AVX2_FN void bchol_sub_abt_avx2(real *ISO_RESTRICT C, const re
   C[8] = x22;
 }
 
-/* bchol_factor with every block update four lanes wide (bchol_sub_abt_avx2): the portable
+/* C -= A Bᵀ with the block's nine entries as they lie in memory, in lanes (00, 01, 02, 10) and
+ * (11, 12, 20, 21) and the scalar 22: each lane forms (a_r0 B_c0 + a_r1 B_c1) + a_r2 B_c2 and
+ * subtracts it, the scalar routine's operations in its order. The B lanes of product m are the
+ * pair's constants bm0 = (B_0m, B_1m, B_2m, B_0m) and bm1 = (B_1m, B_2m, B_0m, B_1m); A's come
+ * from four entries read at A + m and A + 3 + m and permuted. Against bchol_sub_abt_avx2 (rows
+ * in lanes, the fourth wasted) a third fewer floating-point operations, and the stores do not
+ * overlap: a block updated again soon after (the diagonal block at the head of every pair) is
+ * read back from the stores whole. */
+static inline ISO_AVX2_FN void bchol_sub_abt9_avx2(real *ISO_RESTRICT C, const real *ISO_RESTRICT A, const __m256d b0[2],
+                                                   const __m256d b1[2], const __m256d b2[2], real b20, real b21,
+                                                   real b22) {
+  __m256d x0 = _mm256_loadu_pd(C), x1 = _mm256_loadu_pd(C + 4);
+  real x22 = C[8];
+  const __m256d a00 = _mm256_permute4x64_pd(_mm256_loadu_pd(A), 0xC0), /* lanes 0,0,0,3 */
+      a01 = _mm256_permute4x64_pd(_mm256_loadu_pd(A + 1), 0xC0),
+      a02 = _mm256_permute4x64_pd(_mm256_loadu_pd(A + 2), 0xC0),
+      a10 = _mm256_permute4x64_pd(_mm256_loadu_pd(A + 3), 0xF0), /* lanes 0,0,3,3 */
+      a11 = _mm256_permute4x64_pd(_mm256_loadu_pd(A + 4), 0xF0),
+      a12 = _mm256_permute4x64_pd(_mm256_loadu_pd(A + 5), 0xF0);
+  x0 = _mm256_sub_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a00, b0[0]), _mm256_mul_pd(a01, b1[0])),
+                                       _mm256_mul_pd(a02, b2[0])));
+  x1 = _mm256_sub_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(a10, b0[1]), _mm256_mul_pd(a11, b1[1])),
+                                       _mm256_mul_pd(a12, b2[1])));
+  x22 -= A[6] * b20 + A[7] * b21 + A[8] * b22;
+  _mm256_storeu_pd(C, x0);
+  _mm256_storeu_pd(C + 4, x1);
+  C[8] = x22;
+}
+
+/* bchol_factor with every block update four lanes wide (bchol_sub_abt9_avx2): the portable
  * loops' bits (tests/test_block_chol.c), for a CPU with AVX2 only. */
 static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RESTRICT Lv) {
   for (int j = 0; j < v->n; ++j) {
@@ -219,10 +248,13 @@ static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RE
       const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
       const int *t = v->tgt + v->pair[3 * p + 2];
       const real *B = Lv + 9 * (long long)sb;
-      const __m256d bt0 = _mm256_set_pd(0, B[6], B[3], B[0]), bt1 = _mm256_set_pd(0, B[7], B[4], B[1]),
-                    bt2 = _mm256_set_pd(0, B[8], B[5], B[2]);
+      __m256d b[3][2]; /* product m: lanes (B_0m, B_1m, B_2m, B_0m), (B_1m, B_2m, B_0m, B_1m) */
+      for (int m = 0; m < 3; ++m) {
+        b[m][0] = _mm256_set_pd(B[m], B[6 + m], B[3 + m], B[m]);
+        b[m][1] = _mm256_set_pd(B[3 + m], B[m], B[6 + m], B[3 + m]);
+      }
       for (int s = sb; s < se; ++s)
-        bchol_sub_abt_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, B[6], B[7], B[8], bt0, bt1, bt2);
+        bchol_sub_abt9_avx2(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, b[0], b[1], b[2], B[6], B[7], B[8]);
     }
     if (bchol_finish_column(v, Lv, j)) return j + 1;
   }
