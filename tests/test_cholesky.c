@@ -595,3 +595,24 @@ Test(cholesky, four_unit_tails_at_once_give_the_single_tail_bits) {
     }
   }
 }
+
+/* The envelope factor takes its columns two at a time (chol_env_column2): a pivot that fails in
+ * either column of a pair, or in the last column of an odd size, stops it at the minor the dense
+ * factor stops at, with the columns before it the dense factor's bits; a NaN entry likewise. */
+Test(cholesky, column_pairs_stop_where_the_dense_factor_stops) {
+  test_rng r = {77};
+  for (int n = 1; n <= 9; ++n)
+    for (int bad = 0; bad < n; ++bad)
+      for (int kind = 0; kind < 2; ++kind) {
+        double A[81], Ld[81], Le[81];
+        spd_random(&r, n, A);
+        if (kind == 0) A[bad + bad * n] = -1.0;
+        else A[n - 1 + bad * n] = NAN; /* row n − 1 of column bad */
+        memcpy(Ld, A, sizeof A), memcpy(Le, A, sizeof A);
+        const int id = chol_factor(n, Ld), ie = chol_factor_env(n, Le);
+        cr_assert_eq(ie, id, "n=%d, bad %d, kind %d: info %d against %d", n, bad, kind, ie, id);
+        cr_assert_gt(id, 0);
+        for (int j = 0; j + 1 < id; ++j) /* the finished columns */
+          cr_assert(test_same_bits(Ld + j * n + j, Le + j * n + j, n - j), "n=%d, bad %d: column %d", n, bad, j);
+      }
+}
