@@ -8,22 +8,10 @@
 #include "host/backend/linalg.h"
 #include "kernels/linalg/cholesky.h"
 #include "isobar/world_status.h"
+#include "support/spd.h"
 #include "support/support.h"
 
 /* ---- building test matrices ----------------------------------------------------------------- */
-
-/* A = M^T M + n I with M uniform in [-1, 1): eigenvalues in [n, n + ~4n/3], condition ~2. */
-static void spd_random(test_rng *r, int n, double *A) {
-  double *M = malloc(sizeof(double) * (size_t)n * (size_t)n);
-  for (int i = 0; i < n * n; ++i) M[i] = test_rng_uniform(r, -1, 1);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      double s = i == j ? n : 0;
-      for (int k = 0; k < n; ++k) s += M[k + i * n] * M[k + j * n];
-      A[i + j * n] = s;
-    }
-  free(M);
-}
 
 /* A = Q diag(lambda) Q^T, Q = I - 2 v v^T / v^T v (a random Householder reflector), lambda
  * log-spaced from 1 to kappa: a controlled condition number kappa. */
@@ -288,40 +276,6 @@ Test(cholesky, info_read_off_a_factor_that_ran_through) {
   cr_assert_eq(cases, N * (N + 1) / 2);
 }
 
-/* The AVX2 envelope factor (chol_factor_env_fast where the CPU has AVX2) gives the scalar
- * loops' bits: dense and banded SPD matrices of sizes around the lane count, a failing minor's
- * info and partial factor too. */
-Test(cholesky, avx2_envelope_factor_gives_the_same_bits) {
-#if ISO_AVX2
-  if (!iso_cpu_avx2()) cr_skip_test("this CPU has no AVX2");
-  test_rng r = {31};
-  const int sizes[] = {1, 3, 4, 5, 7, 8, 13, 30, 61, 96};
-  for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; ++t)
-    for (int band = 0; band < 3; ++band) {
-      const int n = sizes[t];
-      double *A = malloc(sizeof(double) * n * n), *X = malloc(sizeof(double) * n * n);
-      double *Y = malloc(sizeof(double) * n * n);
-      spd_random(&r, n, A);
-      for (int j = 0; j < n; ++j) /* band 1: block-banded (an envelope to skip); band 2: a failing pivot */
-        for (int i = j; i < n; ++i)
-          if (band == 1 && i - j > 5) A[i + j * n] = 0;
-      if (band == 2) A[(n / 2) + (n / 2) * n] = -1.0;
-      memcpy(X, A, sizeof(double) * n * n);
-      memcpy(Y, A, sizeof(double) * n * n);
-      const int ia = chol_factor_env(n, X), ib = chol_factor_env_avx2(n, Y);
-      cr_assert_eq(ia, ib, "n=%d band %d: info %d against %d", n, band, ia, ib);
-      for (int j = 0; j < n; ++j) /* the lower triangle and the envelope row the factor keeps */
-        for (int i = 0; i < n; ++i)
-          if (i >= j || i == 0)
-            cr_assert(test_same_bits(X + i + j * n, Y + i + j * n, 1), "n=%d band %d: L[%d,%d] %.17g against %.17g",
-                      n, band, i, j, X[i + j * n], Y[i + j * n]);
-      free(A), free(X), free(Y);
-    }
-#else
-  cr_skip_test("built without the AVX2 loops (ISO_AVX2 0)");
-#endif
-}
-
 /* Run the same batch with 1 and 2 threads; A, B and info must match bit for bit. */
 Test(cholesky, thread_count_gives_bitwise_identical_results) {
   enum { N = 23, NW = 37 };
@@ -492,71 +446,6 @@ Test(cholesky, cuda_matches_cpu) {
   backend_release(&bc);
 }
 
-/* ---- the envelope variant (chol_factor_env, chol_solve_env) --------------------------------- */
-
-/* A random SPD matrix with the sparsity of a world's SAP Hessian: nb diagonal blocks of size bs
- * (cliques), coupled where `couple` says (constraints between two cliques), diagonally
- * dominant so it is SPD whatever the pattern. Column-major, the full square filled. */
-static void spd_blocks(test_rng *r, int nb, int bs, int (*couple)(int, int, test_rng *), double *A) {
-  const int n = nb * bs;
-  for (int i = 0; i < n * n; ++i) A[i] = 0;
-  for (int p = 0; p < nb; ++p)
-    for (int q = 0; q <= p; ++q) {
-      if (p != q && !couple(p, q, r)) continue;
-      for (int a = 0; a < bs; ++a)
-        for (int b = 0; b < bs; ++b) {
-          const int i = p * bs + a, j = q * bs + b;
-          if (j > i) continue;
-          const double x = test_rng_uniform(r, -1, 1);
-          A[i + (long)j * n] = A[j + (long)i * n] = x;
-        }
-    }
-  for (int i = 0; i < n; ++i) {
-    double s = 0;
-    for (int j = 0; j < n; ++j) s += fabs(A[i + (long)j * n]);
-    A[i + (long)i * n] = s + 1;
-  }
-}
-
-static int couple_chain(int p, int q, test_rng *r) { (void)r; return p - q == 1; }
-static int couple_all(int p, int q, test_rng *r) { (void)p, (void)q, (void)r; return 1; }
-static int couple_some(int p, int q, test_rng *r) { (void)p, (void)q; return test_rng_uniform(r, 0, 1) < 0.3; }
-static int couple_none(int p, int q, test_rng *r) { (void)p, (void)q, (void)r; return 0; }
-
-/* The envelope factor and solve give the dense ones' bits on chains (a stack, an arch), random
- * couplings, full and block-diagonal matrices, and the same info on a matrix that is not SPD:
- * every term they skip is an exact zero (kernels/linalg/cholesky.h). */
-Test(cholesky, envelope_variant_gives_the_dense_bits) {
-  int (*patterns[])(int, int, test_rng *) = {couple_chain, couple_all, couple_some, couple_none};
-  const int sizes[][2] = {{9, 27}, {5, 6}, {7, 5}, {1, 13}, {12, 3}, {3, 1}};
-  test_rng r = {2024};
-  for (int pi = 0; pi < 4; ++pi)
-    for (int si = 0; si < 6; ++si) {
-      const int nb = sizes[si][0], bs = sizes[si][1], n = nb * bs;
-      double *A = malloc(sizeof(double) * (size_t)n * n), *Ld = malloc(sizeof(double) * (size_t)n * n);
-      double *Le = malloc(sizeof(double) * (size_t)n * n), *bd = malloc(sizeof(double) * (size_t)n);
-      double *be = malloc(sizeof(double) * (size_t)n);
-      spd_blocks(&r, nb, bs, patterns[pi], A);
-      memcpy(Ld, A, sizeof(double) * (size_t)n * n);
-      memcpy(Le, A, sizeof(double) * (size_t)n * n);
-      for (int i = 0; i < n; ++i) bd[i] = be[i] = test_rng_uniform(&r, -1, 1);
-      cr_assert_eq(chol_factor(n, Ld), 0);
-      cr_assert_eq(chol_factor_env(n, Le), 0);
-      for (int j = 0; j < n; ++j)
-        cr_assert(test_same_bits(Ld + (long)j * n + j, Le + (long)j * n + j, n - j),
-                  "pattern %d, %d blocks of %d: column %d of L differs", pi, nb, bs, j);
-      chol_solve(n, Ld, bd);
-      chol_solve_env(n, Le, be);
-      cr_assert(test_same_bits(bd, be, n), "pattern %d, %d blocks of %d: solutions differ", pi, nb, bs);
-      /* not SPD: a negative pivot in the middle stops both at the same minor */
-      memcpy(Ld, A, sizeof(double) * (size_t)n * n);
-      Ld[(long)(n / 2) * n + n / 2] = -1;
-      memcpy(Le, Ld, sizeof(double) * (size_t)n * n);
-      cr_assert_eq(chol_factor_env(n, Le), chol_factor(n, Ld), "pattern %d, %d blocks of %d", pi, nb, bs);
-      free(A), free(Ld), free(Le), free(bd), free(be);
-    }
-}
-
 /* chol_solve_unit_tail gives rows c.. of (L Lᵀ)⁻¹ e_c with chol_solve's bits, for every c of a
  * random SPD matrix (its rows above c are exact zeros in the forward solve, and the back solve's
  * rows at and below c read only rows below them), and leaves the rows above c alone. */
@@ -594,25 +483,4 @@ Test(cholesky, four_unit_tails_at_once_give_the_single_tail_bits) {
         cr_assert_eq(B[q * n + i], -7, "column %d: row %d above its tail written", c + q, i);
     }
   }
-}
-
-/* The envelope factor takes its columns two at a time (chol_env_column2): a pivot that fails in
- * either column of a pair, or in the last column of an odd size, stops it at the minor the dense
- * factor stops at, with the columns before it the dense factor's bits; a NaN entry likewise. */
-Test(cholesky, column_pairs_stop_where_the_dense_factor_stops) {
-  test_rng r = {77};
-  for (int n = 1; n <= 9; ++n)
-    for (int bad = 0; bad < n; ++bad)
-      for (int kind = 0; kind < 2; ++kind) {
-        double A[81], Ld[81], Le[81];
-        spd_random(&r, n, A);
-        if (kind == 0) A[bad + bad * n] = -1.0;
-        else A[n - 1 + bad * n] = NAN; /* row n − 1 of column bad */
-        memcpy(Ld, A, sizeof A), memcpy(Le, A, sizeof A);
-        const int id = chol_factor(n, Ld), ie = chol_factor_env(n, Le);
-        cr_assert_eq(ie, id, "n=%d, bad %d, kind %d: info %d against %d", n, bad, kind, ie, id);
-        cr_assert_gt(id, 0);
-        for (int j = 0; j + 1 < id; ++j) /* the finished columns */
-          cr_assert(test_same_bits(Ld + j * n + j, Le + j * n + j, n - j), "n=%d, bad %d: column %d", n, bad, j);
-      }
 }
