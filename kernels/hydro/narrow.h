@@ -156,7 +156,11 @@ static inline ISO_HD void hydro_tet_cache_reset(hydroTetCache *c) {
 /* The slot of (geom, e) in c: *hit = 1 when it holds that tet; else the slot is claimed for it
  * (*hit = 0) and the caller forms the tet there (hydro_tet_make). */
 static inline ISO_HD hydroTet *hydro_tet_cache_slot(hydroTetCache *c, int geom, int e, int *hit) {
-  const int k = HYDRO_TET_SLOT_BITS ? (int)(((unsigned)e * 2654435761u) >> (32 - HYDRO_TET_SLOT_BITS)) : 0;
+#if HYDRO_TET_SLOT_BITS
+  const int k = (int)(((unsigned)e * 2654435761u) >> (32 - HYDRO_TET_SLOT_BITS));
+#else
+  const int k = 0; /* (a shift by the whole width would be undefined) */
+#endif
   *hit = c->geom[k] == geom && c->elem[k] == e;
   c->geom[k] = geom, c->elem[k] = e;
   return c->tet + k;
