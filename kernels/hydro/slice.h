@@ -68,9 +68,10 @@ static inline ISO_HD unsigned hydro_slice_case_faces(int code) {
   }
 }
 
-/* Endpoints of edge e (0..5): e0..e2 = (e, e+1 mod 3), e3..e5 = (e−3, 3). */
-static inline ISO_HD int hydro_slice_edge_u(int e) { return e < 3 ? e : e - 3; }
-static inline ISO_HD int hydro_slice_edge_w(int e) { return e < 3 ? (e + 1) % 3 : 3; }
+/* Endpoints of edge e (0..5): e0..e2 = (e, e+1 mod 3), e3..e5 = (e−3, 3); read off nibble e of
+ * a constant (u: 0 1 2 0 1 2, w: 1 2 0 3 3 3), as the case tables are. */
+static inline ISO_HD int hydro_slice_edge_u(int e) { return (int)((0x210210u >> (4 * e)) & 0xFu); }
+static inline ISO_HD int hydro_slice_edge_w(int e) { return (int)((0x333021u >> (4 * e)) & 0xFu); }
 
 /* Sign code of the heights: bit k set iff s[k] > 0. */
 static inline ISO_HD int hydro_slice_code(const real s[4]) {

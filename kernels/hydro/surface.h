@@ -76,13 +76,22 @@ static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, co
   return T;
 }
 
-/* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL)
- * and each side's mesh vertices already in the world (pm, pn; either may be NULL). The poses
- * come by address: 56-byte values copied onto the stack for each candidate were read back
- * wider than they were written, a store-forwarding stall per candidate on the CPU. */
+/* A half-space pair's plane in the world (hs_halfspace of its half-space geometry), formed once
+ * for the pair's candidates by the CPU's narrow phase. */
+typedef struct hsPlane {
+  vec3 n;
+  real d;
+} hsPlane;
+
+/* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL),
+ * each side's mesh vertices already in the world (pm, pn; either may be NULL) and a half-space
+ * pair's plane already in the world (hp; NULL: formed here). The poses come by address: 56-byte
+ * values copied onto the stack for each candidate were read back wider than they were written,
+ * a store-forwarding stall per candidate on the CPU. */
 static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea, int eb, const xform *pX_WM,
                                                 const xform *pX_WN, real Em, real En, hydroTetCache *cm,
-                                                hydroTetCache *cn, const real *pm, const real *pn, hydroFace *f) {
+                                                hydroTetCache *cn, const real *pm, const real *pn, const hsPlane *hp,
+                                                hydroFace *f) {
   const int m = H->pair_m[p], n = H->pair_n[p], kind = H->pair_kind[p];
   int ok = 0;
   vec3 tm[4], tri[3], gm, nrm, nW;
@@ -102,11 +111,13 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
     const xform X_WM = *pX_WM;
     hs_tet_world(H, am, ea, X_WM, pm, tm, pmv, Em);
     hs_tet_field(H, am, ea, X_WM, Em, &gm, &cmv);
-    hs_halfspace(*pX_WN, &nW, &dW);
+    if (hp) nW = hp->n, dW = hp->d;
+    else hs_halfspace(*pX_WN, &nW, &dW);
     ok = hydro_tet_halfspace(tm, pmv, gm, nW, dW, f);
   } else if (kind == HS_PAIR_RS) {
     hs_tri_world(H, H->geom_asset[n], eb, *pX_WN, pn, tri, &nrm);
-    hs_halfspace(*pX_WM, &nW, &dW);
+    if (hp) nW = hp->n, dW = hp->d;
+    else hs_halfspace(*pX_WM, &nW, &dW);
     ok = hydro_tri_compliant_halfspace(tri, nrm, nW, dW, Em / H->geom_slab[m], H->geom_margin[m], f);
   }
   if (ok && !(f->area > (real)HYDRO_FACE_MIN_AREA)) ok = 0; /* a sliver (face.h); NaN too */
@@ -123,7 +134,7 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
 static inline ISO_HD int hs_face_compute(const hydroDev *H, int p, int ea, int eb, xform X_WM, xform X_WN, real Em,
                                          real En, hydroFace *f) {
   return hs_face_compute_cached(H, p, ea, eb, &X_WM, &X_WN, Em, En, (hydroTetCache *)0, (hydroTetCache *)0,
-                                (const real *)0, (const real *)0, f);
+                                (const real *)0, (const real *)0, (const hsPlane *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. cm, cn: tet caches
@@ -136,7 +147,7 @@ static inline ISO_HD int hs_narrow_face_cached(const hydroDev *H, const hydroWor
   return hs_face_compute_cached(H, p, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
                                 W->X_WG + (long)world * H->ngeom + m, W->X_WG + (long)world * H->ngeom + n,
                                 *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn,
-                                (const real *)0, (const real *)0, f);
+                                (const real *)0, (const real *)0, (const hsPlane *)0, f);
 }
 
 /* Candidate s of a world: its pair and its polygon; 0 when it makes none. */
@@ -253,6 +264,8 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
   const int *off = W->pair_off + (long)world * H->npair;
   int p = -1, ps = 0;
   const real *pm = (const real *)0, *pn = (const real *)0;
+  hsPlane plane; /* a half-space pair's, in the world: once per pair, not per candidate */
+  const hsPlane *hp = (const hsPlane *)0;
   for (int s = 0; s < W->cand_total[world]; ++s) {
     while (ps + 1 < H->npair && off[ps + 1] <= s) ++ps; /* hs_cand_pair, s ascending */
     const int m = H->pair_m[ps], n = H->pair_n[ps];
@@ -260,6 +273,11 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
       p = ps;
       pm = hs_posed_for(H, W, world, m, count[p], posed_m);
       pn = hs_posed_for(H, W, world, n, count[p], posed_n);
+      hp = (const hsPlane *)0;
+      if (H->pair_kind[p] == HS_PAIR_HC || H->pair_kind[p] == HS_PAIR_RS) {
+        hs_halfspace(W->X_WG[(long)world * H->ngeom + (H->pair_kind[p] == HS_PAIR_HC ? n : m)], &plane.n, &plane.d);
+        hp = &plane;
+      }
       if (!cache_clear && (H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC)) {
         hydro_tet_cache_reset(cm);
         hydro_tet_cache_reset(cn);
@@ -269,7 +287,7 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
     hydroFace f;
     if (!hs_face_compute_cached(H, ps, hs_cand(W, world, 0)[s], hs_cand(W, world, 1)[s],
                                 W->X_WG + (long)world * H->ngeom + m, W->X_WG + (long)world * H->ngeom + n,
-                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, pm, pn,
+                                *wf_at(H->geom_E, world, m, 1), *wf_at(H->geom_E, world, n, 1), cm, cn, pm, pn, hp,
                                 &f))
       continue;
     if (nf < W->max_face) hs_face_emit(H, W, world, &f, ps, (int)nf);
