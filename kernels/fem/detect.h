@@ -173,7 +173,8 @@ static inline ISO_HD bvhTree fem_surface_refit(const femSapArgs *a, int w, int d
  * two trees walked together (the surface's boxes in the world, the asset's in its frame, tested
  * under X on the face axes, as kernels/collide/bvh.h's walk), and each triangle–tet pair whose
  * boxes meet there clipped (hydro_tri_tet_prepared in the geometry's frame, with Drake's normal
- * filter on the triangle's outward normal against the tet's pressure gradient). The walk's order is fixed by the trees, so the contacts' is. */
+ * filter on the triangle's outward normal against the tet's pressure gradient). The walk's order
+ * is fixed by the trees, so the contacts' is. */
 static inline ISO_HD int fem_mesh_contacts(const femSapArgs *a, int w, int d, const real *x, bvhTree S, xform X,
                                            int geom, int clique, femContact *list, int n, int *slot,
                                            uint32_t *bits) {

@@ -119,7 +119,6 @@ static inline ISO_HD void hydro_tet_face_plane(const vec3 t[4], int f, vec3 *nrm
   *point = t[hydro_tet_face_point(f)];
 }
 
-
 /* Face f's clipping half-space of a tet whose signed volume has sign sgn (±1): the unit outward
  * normal times sgn, and a point on the face (hydro_clip_by_tet's). */
 static inline ISO_HD void hydro_tet_clip_plane(const vec3 t[4], int f, real sgn, vec3 *nrm, vec3 *point) {

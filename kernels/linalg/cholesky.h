@@ -44,11 +44,27 @@ static inline ISO_HD int chol_env_last(int n, const real *A, int k) {
   return k < n - 1 ? (int)A[(long long)(k + 1) * n] : n - 1;
 }
 
+/* The pivot and scale of column j, its updates received. With env its rows end at its last_j
+ * (chol_factor_env); without, at n. Returns 0, or j + 1 when the pivot is not positive. */
+static inline ISO_HD ISO_INLINE int chol_column_finish(int n, real *ISO_RESTRICT A, int j, int env) {
+  real *ISO_RESTRICT cj = A + (long long)j * n;
+  real d = cj[j];
+  /* !(d > 0) is also true for NaN: a NaN pivot is not positive (LAPACK checks DISNAN). */
+  if (!(d > (real)0)) return j + 1;
+  d = sqrt(d);
+  cj[j] = d;
+  real inv = (real)1 / d;
+  const int end = env ? chol_env_last(n, A, j) + 1 : n;
+  CHOL_SIMD
+  for (int i = j + 1; i < end; ++i) cj[i] *= inv;
+  return 0;
+}
+
 /* Column j of the left-looking factor: cj[j..] -= L[j.., k]·L[j, k] for k0 <= k < j, four
- * columns per pass over column j, then its pivot and scale. With env, each column's rows end at
- * its last_k (chol_factor_env); without, at n. Returns 0, or j + 1 when the pivot is not
- * positive. */
-static inline ISO_HD int chol_column(int n, real *ISO_RESTRICT A, int j, int k0, int env) {
+ * columns per pass over column j, then its pivot and scale (chol_column_finish). With env, each
+ * column's rows end at its last_k (chol_factor_env); without, at n. Returns 0, or j + 1 when the
+ * pivot is not positive. */
+static inline ISO_HD ISO_INLINE int chol_column(int n, real *ISO_RESTRICT A, int j, int k0, int env) {
   real *ISO_RESTRICT cj = A + (long long)j * n; /* column j */
   int k = k0;
   for (; k + 3 < j; k += 4) {
@@ -68,16 +84,7 @@ static inline ISO_HD int chol_column(int n, real *ISO_RESTRICT A, int j, int k0,
     CHOL_SIMD
     for (int i = j; i < end; ++i) cj[i] -= c0[i] * t0;
   }
-  real d = cj[j];
-  /* !(d > 0) is also true for NaN: a NaN pivot is not positive (LAPACK checks DISNAN). */
-  if (!(d > (real)0)) return j + 1;
-  d = sqrt(d);
-  cj[j] = d;
-  real inv = (real)1 / d;
-  const int end = env ? chol_env_last(n, A, j) + 1 : n;
-  CHOL_SIMD
-  for (int i = j + 1; i < end; ++i) cj[i] *= inv;
-  return 0;
+  return chol_column_finish(n, A, j, env);
 }
 
 /* Factor A (n x n, column-major, lower) in place into L. Returns LAPACK-style info. */
@@ -224,30 +231,11 @@ static inline ISO_HD void chol_solve_unit_tail4(int n, const real *ISO_RESTRICT 
  * last_k is kept in the strict upper triangle, row 0, column k + 1 (k < n − 1), which the dense
  * pair never reads: callers of the _env pair must not need that row (the SAP Hessian rebuilds
  * all of H every iteration). Storing it there needs no workspace, on the GPU either. */
-/* chol_factor over the envelope; the same info. last_k = max(k, the lowest nonzero row of
- * columns 0..k) (a row whose first nonzero is at or left of k has one in some column <= k), found
- * by scanning each column up from the bottom: contiguous reads. Column j then takes updates from
- * k0(j) = the first k with last_k >= j on: every column left of it has L(j, k) = 0, and since last_k
- * grows with k, k0 only moves forward, so finding it costs O(n) in all. */
-/* The pivot and scale of column j of the envelope factor, its updates received (chol_column's
- * tail). Returns 0, or j + 1 when the pivot is not positive. */
-static inline ISO_HD ISO_INLINE int chol_env_finish(int n, real *ISO_RESTRICT A, int j) {
-  real *ISO_RESTRICT cj = A + (long long)j * n;
-  real d = cj[j];
-  if (!(d > (real)0)) return j + 1; /* NaN too */
-  d = sqrt(d);
-  cj[j] = d;
-  const real inv = (real)1 / d;
-  const int end = chol_env_last(n, A, j) + 1;
-  CHOL_SIMD
-  for (int i = j + 1; i < end; ++i) cj[i] *= inv;
-  return 0;
-}
 
 /* Columns j and j + 1 of the envelope factor together: each column of updates k < j is read once
  * for both, and column j + 1's chains of subtractions run beside column j's instead of after
  * them (a row's chain is as long as its column's index, and one column's rows did not fill the
- * CPU's pipelines at n ~ 80: the pair takes a fifth less time there). Then j is finished, its own
+ * CPU's pipelines at n ~ 80: a factor at n = 84 takes 6 % less time, -O3). Then j is finished, its own
  * update goes to j + 1, and j + 1 is finished. Each entry takes its terms in ascending k, each
  * product rounded and subtracted in turn, as chol_column does, so the bits are its, up to the
  * sign of an exact zero: from k0(j) on, where column j + 1's own start k0(j + 1) may lie later,
@@ -284,16 +272,22 @@ static inline ISO_HD ISO_INLINE int chol_env_column2(int n, real *ISO_RESTRICT A
       cj1[i] -= c0[i] * u0;
     }
   }
-  int info = chol_env_finish(n, A, j);
+  const int info = chol_column_finish(n, A, j, 1);
   if (info) return info;
   const int end = chol_env_last(n, A, j) + 1;
   const real t = cj[j + 1];
   CHOL_SIMD
   for (int i = j + 1; i < end; ++i) cj1[i] -= cj[i] * t;
-  return chol_env_finish(n, A, j + 1);
+  return chol_column_finish(n, A, j + 1, 1);
 }
 
-/* (the body, inlined into both entry points below so the AVX2 one compiles all of it for AVX2) */
+/* chol_factor over the envelope; the same info. last_k = max(k, the lowest nonzero row of
+ * columns 0..k) (a row whose first nonzero is at or left of k has one in some column <= k), found
+ * by scanning each column up from the bottom: contiguous reads. Column j then takes updates from
+ * k0(j) = the first k with last_k >= j on: every column left of it has L(j, k) = 0, and since last_k
+ * grows with k, k0 only moves forward, so finding it costs O(n) in all. Columns go two at a time
+ * (chol_env_column2), the last of an odd n alone. This body is inlined into both entry points
+ * below, so the AVX2 one compiles all of it for AVX2. */
 static inline ISO_HD ISO_INLINE int chol_factor_env_inline(int n, real *ISO_RESTRICT A) {
   real run = 0;
   for (int k = 0; k < n - 1; ++k) {
