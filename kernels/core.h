@@ -60,6 +60,7 @@ typedef double real;
 #endif
 #if ISO_PAIRS
 typedef double isoPair __attribute__((vector_size(16)));
+typedef long long isoPairMask __attribute__((vector_size(16))); /* a comparison's lanes: 0 or all ones */
 
 /* The square roots of both lanes, exactly rounded as the scalar sqrt is. */
 static inline isoPair iso_pair_sqrt(isoPair x) {

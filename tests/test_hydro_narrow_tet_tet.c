@@ -389,11 +389,102 @@ Test(tet_tet, four_planes_at_once_have_the_single_planes_bits) {
     for (int f = 0; f < 4; ++f) {
       vec3 nrm, point;
       hydro_tet_clip_plane(t, f, sgn, &nrm, &point);
-      cr_assert(memcmp(T.fn + f, &nrm, sizeof nrm) == 0, "rep %d, face %d", rep, f);
+      const vec3 fn = hydro_tet_fn(&T, f);
+      cr_assert(memcmp(&fn, &nrm, sizeof nrm) == 0, "rep %d, face %d", rep, f);
       zero_normals += nrm.x == 0 && nrm.y == 0 && nrm.z == 0;
       ++planes;
     }
   }
   cr_assert_gt(planes, 4000);
   cr_assert_gt(zero_normals, 100, "the tiny tets must reach the zero-normal case (%d)", zero_normals);
+}
+
+/* Pairs skipped before the slice (hydro_plane_misses, hydro_tets_apart) give what the full path
+ * gives, byte for byte: tets placed against each other across one of M's faces, at gaps from
+ * 1e-6 down to 0 and overlaps, in random poses and at coordinates up to 1e3 from the origin,
+ * where the shared face's vertices sit on the other tet's plane up to rounding. With the gap 0
+ * and opposed fields the two tets make a face on their common face (as in coplanar_shared_face),
+ * which a margin below zero skips (a margin of −1e-6 fails here). The shortcuts must also fire,
+ * or the test would pass on a stub. */
+Test(tet_tet, skipped_pairs_give_the_full_paths_bytes) {
+  test_rng r = {2024};
+  const double gaps[] = {1e-6, 1e-9, 1e-12, 1e-15, 0, -1e-15, -1e-12, -1e-6, -1e-2, 0, 0};
+  int faces = 0, touching_faces = 0, skipped = 0, compared = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const double far = rep % 3 == 0 ? 1e3 : 1;
+    const quat q = rand_rotation(&r);
+    const vec3 at = rand_v3(&r, -far, far);
+    const double gap = gaps[rep % 11];
+    /* M = the standard tet, N its mirror below z = 0, both then shifted and posed; the shared
+     * face z = 0 of M is face 3 (vertices 0, 1, 2) */
+    vec3 m0[4], n0[4];
+    std_tet(m0, 1);
+    n0[0] = v3(0, 0, 0), n0[1] = v3(0, 1, 0), n0[2] = v3(1, 0, 0), n0[3] = v3(0, 0, -1);
+    tt_case k;
+    for (int i = 0; i < 4; ++i) {
+      k.tM[i] = v3_add(quat_rotate(q, m0[i]), at);
+      k.tN[i] = v3_add(quat_rotate(q, v3_sub(n0[i], v3(0, 0, gap))), at);
+    }
+    const vec3 up = quat_rotate(q, v3(0, 0, 1));
+    /* opposed fields half the time (f_M = z, f_N = −z: the plane z = 0), random ones else */
+    if (rep % 2 == 0) {
+      k.gM = up, k.gN = v3_neg(up);
+      k.cM = -v3_dot(up, at), k.cN = v3_dot(up, at);
+    } else {
+      k.gM = v3_add(up, rand_v3(&r, -0.5, 0.5)), k.gN = v3_sub(rand_v3(&r, -0.5, 0.5), up);
+      k.cM = -v3_dot(k.gM, at) + test_rng_uniform(&r, -0.1, 0.1), k.cN = -v3_dot(k.gN, at);
+    }
+    hydroTet M, N;
+    hydro_tet_make(&M, k.tM, k.gM, k.cM);
+    hydro_tet_make(&N, k.tN, k.gN, k.cN);
+    const vec3 dg = v3_sub(k.gM, k.gN);
+    skipped += hydro_plane_misses(&M, dg, k.cM - k.cN, k.cN) || hydro_tets_apart(&M, &N);
+    hydroFace fp, fu;
+    memset(&fp, 0, sizeof fp), memset(&fu, 0, sizeof fu);
+    const int gp = hydro_tet_tet_prepared(&M, &N, &fp), gu = tt_unprepared(&k, &fu);
+    ++compared;
+    cr_assert_eq(gp, gu, "rep %d, gap %g: with the shortcuts %d, without %d", rep, gap, gp, gu);
+    if (!gu) continue;
+    ++faces;
+    touching_faces += gap == 0 && rep % 2 == 0;
+    cr_assert(memcmp(&fp, &fu, sizeof fp) == 0, "rep %d: the faces differ", rep);
+  }
+  cr_assert_gt(skipped, 100, "the shortcuts must skip the separated pairs (%d)", skipped);
+  cr_assert_gt(faces, 100, "faces %d", faces);
+  cr_assert_gt(touching_faces, 60, "the touching pairs must make faces (%d)", touching_faces);
+  cr_assert_eq(compared, 2000);
+}
+
+/* The separating-axis test on points: the pair of lanes' verdict is the scalar loop's, written
+ * out here in the same operation order, on points placed near each face's plane (a few ulps to
+ * 1e-3 either side of the margin), NaN points and a NaN margin included. */
+Test(tet_tet, beyond_faces_gives_the_scalar_verdict) {
+  test_rng r = {99};
+  int yes = 0, no = 0;
+  for (int rep = 0; rep < 4000; ++rep) {
+    vec3 t[4], v[4];
+    rand_tet(&r, v3(0, 0, 0), 1, t);
+    hydroTet B;
+    hydro_tet_make(&B, t, v3(0, 0, 1), 0);
+    hydro_tet_planes(&B);
+    const int f = rep % 4, nv = 3 + rep % 2;
+    const real margin = rep % 97 == 5 ? NAN : 1e-9;
+    const vec3 n = hydro_tet_fn(&B, f);
+    for (int i = 0; i < nv; ++i) {
+      const double d = margin + (rep % 5 == 0 ? test_rng_uniform(&r, -1e-15, 1e-15) : test_rng_uniform(&r, -1e-3, 1e-3));
+      const vec3 w = rand_v3(&r, -0.5, 0.5), along = v3_sub(w, v3_scale(n, v3_dot(n, w))); /* in the plane */
+      v[i] = v3_add(v3_add(t[hydro_tet_face_point(f)], along), v3_scale(n, d));
+    }
+    if (rep % 89 == 7) v[1].y = NAN;
+    int want = 0;
+    for (int g = 0; g < 4; ++g) {
+      int all = 1;
+      for (int i = 0; i < nv; ++i) all &= B.nx[g] * v[i].x + B.ny[g] * v[i].y + B.nz[g] * v[i].z - B.nd[g] > margin;
+      want |= all;
+    }
+    const int got = hydro_beyond_faces(v, nv, &B, margin);
+    cr_assert_eq(got, want, "rep %d", rep);
+    yes += got, no += !got;
+  }
+  cr_assert(yes > 100 && no > 100, "yes %d, no %d", yes, no);
 }

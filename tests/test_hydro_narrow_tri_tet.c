@@ -1,10 +1,12 @@
 /* The hydroelastic narrow phase (kernels/hydro/narrow.h), rigid triangle–tet (drake_algorithms
- * §2.2): random pairs against brute force, a triangle coplanar with a tet face, and the normal
- * filter at its 5π/8 threshold. Each random test compares against the brute-force reference of
+ * §2.2): random pairs against brute force, a triangle coplanar with a tet face, the normal
+ * filter at its 5π/8 threshold, and triangles skipped before the clip. Each random test compares against the brute-force reference of
  * tests/support/hydro_reference.h. Coordinates, gradients and field values are O(1) (|x| <= 2,
  * |g| <= 4), so absolute tolerances are used with the reason next to each. */
 #include <criterion/criterion.h>
 #include <math.h>
+
+#include <string.h>
 
 #include "kernels/hydro/narrow.h"
 #include "support/hydro_reference.h"
@@ -86,4 +88,63 @@ Test(tri_tet, normal_filter) {
   cr_assert(hydro_tri_tet(tri, v3(0, 0, 1), tet, v3(sin(lo), 0, cos(lo)), 0, &f));
   cr_assert_eq(hydro_tri_tet(tri, v3(0, 0, 1), tet, v3(sin(hi), 0, cos(hi)), 0, &f), 0);
   cr_assert_eq((double)HYDRO_COS_MAX_ANGLE, cos(5 * PI / 8), "the literal is the double cos(5π/8)");
+}
+
+/* The triangle–tet pair without the skip of a triangle beyond a tet face: the filter, then the
+ * clip by the tet's four faces as it was. */
+static int tri_tet_full(const vec3 tri[3], vec3 tri_normal, const vec3 tet[4], vec3 g, real c, hydroFace *out) {
+  vec3 poly[HYDRO_CLIP_CAP];
+  const vec3 nt = v3_normalize(tri_normal);
+  if (!hydro_normal_along(nt, g)) return 0;
+  poly[0] = tri[0], poly[1] = tri[1], poly[2] = tri[2];
+  int n = hydro_clip_by_tet(poly, 3, tet);
+  if (n <= 0) return 0;
+  n = hydro_remove_near_duplicates(poly, (real *)0, n);
+  if (n < 3) return 0;
+  hydro_emit_face(out, poly, (real *)0, n, nt, g, c, g, v3_zero(), 1);
+  return 1;
+}
+
+/* Triangles skipped for lying beyond a tet face (hydro_beyond_faces) give what the clip gives,
+ * byte for byte: a triangle in the plane of one of the tet's faces, moved off it by gaps from
+ * 1e-6 down to 0 and into the tet, in random poses and at coordinates up to 1e3 from the
+ * origin. In the plane (gap 0) the clip keeps the triangle's part on the face, which a margin
+ * below zero skips (−1e-6 fails here); the skip must also fire on the separated ones. */
+Test(tri_tet, skipped_triangles_give_the_clips_bytes) {
+  test_rng r = {515};
+  const double gaps[] = {1e-6, 1e-9, 1e-12, 1e-15, 0, 0, -1e-15, -1e-9, -1e-3};
+  int faces = 0, touching = 0, skipped = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const double far = rep % 3 == 0 ? 1e3 : 1;
+    const quat q = rand_rotation(&r);
+    const vec3 at = rand_v3(&r, -far, far);
+    const double gap = gaps[rep % 9];
+    /* the tet's face z = 0 (face 3), the triangle below it by the gap, covering part of it */
+    vec3 t0[4], tet[4], tri[3];
+    std_tet(t0, 1);
+    const vec3 tr0[3] = {{-0.2, -0.2, 0}, {0.9, -0.1, 0}, {-0.1, 0.9, 0}};
+    for (int i = 0; i < 4; ++i) tet[i] = v3_add(quat_rotate(q, t0[i]), at);
+    for (int i = 0; i < 3; ++i) tri[i] = v3_add(quat_rotate(q, v3_sub(tr0[i], v3(0, 0, gap))), at);
+    const vec3 up = quat_rotate(q, v3(0, 0, 1));
+    const vec3 g = v3_add(up, rand_v3(&r, -0.3, 0.3));
+    const real c = -v3_dot(g, at);
+    hydroTet T;
+    hydro_tet_make(&T, tet, g, c);
+    hydro_tet_planes(&T);
+    real sum = T.asum;
+    for (int k = 0; k < 3; ++k) sum += fabs(tri[k].x) + fabs(tri[k].y) + fabs(tri[k].z);
+    skipped += hydro_beyond_faces(tri, 3, &T, (real)HYDRO_APART_REL * sum);
+    hydroFace fp, fu;
+    memset(&fp, 0, sizeof fp), memset(&fu, 0, sizeof fu);
+    hydro_tet_make(&T, tet, g, c);
+    const int gp = hydro_tri_tet_prepared(tri, up, &T, &fp), gu = tri_tet_full(tri, up, tet, g, c, &fu);
+    cr_assert_eq(gp, gu, "rep %d, gap %g: with the skip %d, without %d", rep, gap, gp, gu);
+    if (!gu) continue;
+    ++faces;
+    touching += gap == 0;
+    cr_assert(memcmp(&fp, &fu, sizeof fp) == 0, "rep %d: the faces differ", rep);
+  }
+  cr_assert_gt(skipped, 400, "the skip must fire on the separated triangles (%d)", skipped);
+  cr_assert_gt(faces, 400, "faces %d", faces);
+  cr_assert_gt(touching, 100, "triangles in the face's plane must make faces (%d)", touching);
 }

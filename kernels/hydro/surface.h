@@ -255,7 +255,7 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
                                                 real *posed_m, real *posed_n) {
   if (hs_list_skip(W, world, status)) return;
   long nf = 0;
-  /* 2 × 128 tets of 264 bytes: their keys cleared at the first pair that reads them (tet–tet,
+  /* 2 × 128 tets of 304 bytes: their keys cleared at the first pair that reads them (tet–tet,
    * triangle–tet), so a world of half-space pairs alone touches none of it */
   hydroTetCache cache[2];
   hydroTetCache *cm = cache, *cn = cache + 1;

@@ -17,7 +17,6 @@
 #include "kernels/sap/problem.h"
 
 #if ISO_PAIRS
-typedef long long isoPairMask __attribute__((vector_size(16)));
 
 /* m ? a : b, lane by lane (m: all ones or all zeros, as a comparison gives). */
 static inline isoPair sap_pair_select(isoPairMask m, isoPair a, isoPair b) {

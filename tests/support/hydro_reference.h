@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "kernels/hydro/narrow.h"
+#include "kernels/math/quat.h"
 #include "support/rng.h"
 #include "support/support.h"
 
@@ -166,6 +167,13 @@ static inline void check_face_shape(const hydroFace *f, vec3 nhat, double area_r
   if (area_ref > 1e-2)
     cr_assert(v3_max_abs(v3_sub(f->centroid, cen_ref)) <= 1e-8, "%s %d: centroid off by %g", what, trial,
               v3_max_abs(v3_sub(f->centroid, cen_ref)));
+}
+
+/* A random rotation: a normalised quaternion of uniform components (not uniform over
+ * rotations, which the tests that pose pairs with it do not need). */
+static inline quat rand_rotation(test_rng *r) {
+  return quat_normalize(quat_make(test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1),
+                                  test_rng_uniform(r, -1, 1)));
 }
 
 /* The tet with vertices 0, s·x, s·y, s·z (positively oriented for s > 0). */
