@@ -7,6 +7,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernels/hydro/clip.h"
 #include "kernels/hydro/polygon.h"
@@ -478,4 +479,42 @@ Test(polygon, orient_and_reduce) {
   int n = hydro_polygon_reduce(v, q, 5, 4);
   cr_assert_eq(n, 4);
   for (int i = 0; i < 4; ++i) cr_assert(q[i] != 4, "the near-collinear vertex went");
+}
+
+/* A face's fan formed once for its orientation and its moments (hydro_polygon_orient_fan, then
+ * hydro_polygon_finish_fan, as the narrow phase emits a face) gives the bytes of orienting and
+ * finishing separately: convex polygons of 3 to 8 vertices, wound either way about the
+ * expected normal (so half are reversed and their fan formed again), collinear ones included.
+ * Passing the fan of the polygon before its reversal fails it. */
+Test(polygon, fan_formed_once_gives_the_same_bytes) {
+  test_rng r = {8080};
+  int reversed = 0;
+  for (int rep = 0; rep < 3000; ++rep) {
+    const int n = 3 + rep % 6;
+    const vec3 u = v3_normalize(rand_v3(&r, -1, 1)), e1 = v3_normalize(v3_cross(u, v3(0.3, -0.7, 0.64))), e2 = v3_cross(u, e1);
+    const vec3 o = rand_v3(&r, -2, 2);
+    const double rad = test_rng_uniform(&r, 1e-4, 1), turn = rep % 2 ? 1 : -1;
+    hydroFace a, b;
+    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+    vec3 pa[8], pb[8];
+    double qa[8], qb[8];
+    for (int i = 0; i < n; ++i) {
+      const double t = turn * (6.283185307179586 * i / n + 0.3 * test_rng_uniform(&r, 0, 1) / n);
+      const double s = rep % 37 == 0 ? 0 : sin(t); /* collinear: every vertex on one line */
+      pa[i] = pb[i] = v3_add(o, v3_add(v3_scale(e1, rad * cos(t)), v3_scale(e2, rad * s)));
+      qa[i] = qb[i] = i;
+    }
+    vec3 fan[HYDRO_MAX_POLY];
+    const vec3 sum_c = hydro_polygon_orient_fan(pa, qa, n, u, fan);
+    hydro_polygon_orient(pb, qb, n, u);
+    reversed += qa[1] != 1; /* reversed: 0, n − 1, ..., 1 */
+    a.nvert = b.nvert = n;
+    for (int i = 0; i < n; ++i) a.vert[i] = pa[i], b.vert[i] = pb[i], a.vert_p[i] = qa[i], b.vert_p[i] = qb[i];
+    a.grad_M = b.grad_M = v3(1, 2, 3);
+    a.normal = b.normal = u;
+    hydro_polygon_finish_fan(&a, fan, sum_c);
+    hydro_polygon_finish(&b);
+    cr_assert(memcmp(&a, &b, sizeof a) == 0, "rep %d (n %d): the faces differ", rep, n);
+  }
+  cr_assert_gt(reversed, 1000, "half the polygons must be reversed (%d)", reversed);
 }

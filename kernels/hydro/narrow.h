@@ -287,8 +287,9 @@ static inline ISO_HD int hydro_plane_misses(const hydroTet *M, vec3 dg, real dc,
 static inline ISO_HD ISO_INLINE void hydro_emit_face(hydroFace *out, vec3 *poly, real *q, int n, vec3 nhat,
                                                      vec3 fg, real fc, vec3 grad_M, vec3 grad_N, int n_rigid) {
   int i;
+  vec3 fan[HYDRO_MAX_POLY]; /* formed once, for the orientation and the moments (n <= HYDRO_MAX_POLY) */
   n = hydro_polygon_reduce(poly, q, n, HYDRO_MAX_POLY);
-  hydro_polygon_orient(poly, q, n, nhat);
+  const vec3 sum_c = hydro_polygon_orient_fan(poly, q, n, nhat, fan);
   out->nvert = n;
   for (i = 0; i < HYDRO_MAX_POLY; ++i) {
     if (i < n) {
@@ -302,7 +303,7 @@ static inline ISO_HD ISO_INLINE void hydro_emit_face(hydroFace *out, vec3 *poly,
   out->grad_M = grad_M;
   out->grad_N = n_rigid ? v3_zero() : grad_N;
   out->normal = nhat;
-  hydro_polygon_finish(out);
+  hydro_polygon_finish_fan(out, fan, sum_c);
   out->gM = v3_dot(out->grad_M, out->normal);
   out->gN = n_rigid ? (real)INFINITY : -v3_dot(out->grad_N, out->normal);
 }

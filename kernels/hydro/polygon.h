@@ -27,16 +27,53 @@
 /* A linear field f(x) = g·x + c, c being its value at the world origin. */
 static inline ISO_HD real hydro_field_eval(vec3 g, real c, vec3 x) { return v3_dot(g, x) + c; }
 
-/* Σ over the fan around v0 of c_i = (vi − v0)×(vi+1 − v0): twice the vector area. */
-static inline ISO_HD vec3 hydro_polygon_vector_area2(const vec3 *v, int n) {
+/* The fan around v0: c_i = (v_i − v0)×(v_{i+1} − v0) for i = 1..n−2, kept in c[i − 1] when c is
+ * not NULL, and their sum Σc_i (twice the vector area), summed from zero in i order. */
+static inline ISO_HD ISO_INLINE vec3 hydro_polygon_fan(const vec3 *v, int n, vec3 *c) {
   vec3 s = v3_zero();
-  int i;
-  for (i = 1; i + 1 < n; ++i) s = v3_add(s, v3_cross(v3_sub(v[i], v[0]), v3_sub(v[i + 1], v[0])));
+  for (int i = 1; i + 1 < n; ++i) {
+    const vec3 ci = v3_cross(v3_sub(v[i], v[0]), v3_sub(v[i + 1], v[0]));
+    if (c) c[i - 1] = ci;
+    s = v3_add(s, ci);
+  }
   return s;
 }
 
-/* Area, unit normal and centroid of polygon v[0..n) by the fan rule of §2.5. The normal is left
- * untouched when Σc is exactly zero (a collinear or empty polygon). */
+/* The end of hydro_polygon_props from the fan's sums: Σc_i, Σw_i (w_i = ‖c_i‖) and
+ * Σw_i((v_i − v0) + (v_{i+1} − v0)). */
+static inline ISO_HD ISO_INLINE void hydro_polygon_props_end(const vec3 *v, int n, vec3 sum_c, real sum_w, vec3 acc,
+                                                             real *area, vec3 *normal, vec3 *centroid) {
+  *area = (real)0.5 * sum_w;
+  if (v3_norm2(sum_c) > (real)0) *normal = v3_normalize(sum_c);
+  if (sum_w > (real)0) {
+    /* Σw(v0 + vi + vi+1)/(3Σw) = v0 + Σw((vi − v0) + (vi+1 − v0))/(3Σw). */
+    *centroid = v3_axpy(v[0], (real)1 / ((real)3 * sum_w), acc);
+  } else {
+    vec3 m = v3_zero();
+    for (int i = 0; i < n; ++i) m = v3_add(m, v[i]);
+    *centroid = n > 0 ? v3_scale(m, (real)1 / (real)n) : m;
+  }
+}
+
+/* hydro_polygon_props from the fan already formed (hydro_polygon_fan's c and sum_c of the same
+ * v): a face's fan is formed once for its orientation and its moments. */
+static inline ISO_HD ISO_INLINE void hydro_polygon_props_fan(const vec3 *v, int n, const vec3 *c, vec3 sum_c,
+                                                             real *area, vec3 *normal, vec3 *centroid) {
+  vec3 acc = v3_zero();
+  real sum_w = (real)0;
+  int i;
+  for (i = 1; i + 1 < n; ++i) {
+    const vec3 a = v3_sub(v[i], v[0]), b = v3_sub(v[i + 1], v[0]);
+    const real w = v3_norm(c[i - 1]);
+    sum_w += w;
+    acc = v3_add(acc, v3_scale(v3_add(a, b), w));
+  }
+  hydro_polygon_props_end(v, n, sum_c, sum_w, acc, area, normal, centroid);
+}
+
+/* Area, unit normal and centroid of polygon v[0..n) by the fan rule of §2.5, in one pass (each
+ * sum the one hydro_polygon_fan and hydro_polygon_props_fan form, in the same order). The
+ * normal is left untouched when Σc is exactly zero (a collinear or empty polygon). */
 static inline ISO_HD ISO_INLINE void hydro_polygon_props(const vec3 *v, int n, real *area, vec3 *normal, vec3 *centroid) {
   vec3 sum_c = v3_zero(), acc = v3_zero();
   real sum_w = (real)0;
@@ -49,16 +86,7 @@ static inline ISO_HD ISO_INLINE void hydro_polygon_props(const vec3 *v, int n, r
     sum_w += w;
     acc = v3_add(acc, v3_scale(v3_add(a, b), w));
   }
-  *area = (real)0.5 * sum_w;
-  if (v3_norm2(sum_c) > (real)0) *normal = v3_normalize(sum_c);
-  if (sum_w > (real)0) {
-    /* Σw(v0 + vi + vi+1)/(3Σw) = v0 + Σw((vi − v0) + (vi+1 − v0))/(3Σw). */
-    *centroid = v3_axpy(v[0], (real)1 / ((real)3 * sum_w), acc);
-  } else {
-    vec3 m = v3_zero();
-    for (i = 0; i < n; ++i) m = v3_add(m, v[i]);
-    *centroid = n > 0 ? v3_scale(m, (real)1 / (real)n) : m;
-  }
+  hydro_polygon_props_end(v, n, sum_c, sum_w, acc, area, normal, centroid);
 }
 
 /* Reverse the order of v[0..n) (and q, when not NULL), keeping v0 first: v0, v_{n−1}, ..., v1. */
@@ -78,9 +106,18 @@ static inline ISO_HD void hydro_polygon_reverse(vec3 *v, real *q, int n) {
 
 /* Make the winding counter-clockwise about nhat: reverse when the fan's vector area points
  * against it. Slicing a positive tet and clipping already give this order (mesh_recipes §5); the
- * check makes inverted elements and inconsistent triangle normals harmless. */
+ * check makes inverted elements and inconsistent triangle normals harmless. c (n − 2 entries, or
+ * NULL) and the return value: the fan of the polygon as it then is (hydro_polygon_fan; formed
+ * again after a reversal). */
+static inline ISO_HD ISO_INLINE vec3 hydro_polygon_orient_fan(vec3 *v, real *q, int n, vec3 nhat, vec3 *c) {
+  const vec3 s = hydro_polygon_fan(v, n, c);
+  if (!(v3_dot(s, nhat) < (real)0)) return s;
+  hydro_polygon_reverse(v, q, n);
+  return hydro_polygon_fan(v, n, c);
+}
+
 static inline ISO_HD ISO_INLINE void hydro_polygon_orient(vec3 *v, real *q, int n, vec3 nhat) {
-  if (v3_dot(hydro_polygon_vector_area2(v, n), nhat) < (real)0) hydro_polygon_reverse(v, q, n);
+  (void)hydro_polygon_orient_fan(v, q, n, nhat, (vec3 *)0);
 }
 
 /* Drop vertices until n <= max, each time the one whose triangle with its two neighbours has the
@@ -117,6 +154,13 @@ static inline ISO_HD real hydro_face_pressure(const hydroFace *f, vec3 x) {
  * preset it to the expected normal. */
 static inline ISO_HD ISO_INLINE void hydro_polygon_finish(hydroFace *f) {
   hydro_polygon_props(f->vert, f->nvert, &f->area, &f->normal, &f->centroid);
+  f->p0 = f->nvert > 0 ? hydro_face_pressure(f, f->centroid) : (real)0;
+}
+
+/* hydro_polygon_finish with f's fan already formed (hydro_polygon_orient_fan's c and sum_c of
+ * the same vertices). */
+static inline ISO_HD ISO_INLINE void hydro_polygon_finish_fan(hydroFace *f, const vec3 *c, vec3 sum_c) {
+  hydro_polygon_props_fan(f->vert, f->nvert, c, sum_c, &f->area, &f->normal, &f->centroid);
   f->p0 = f->nvert > 0 ? hydro_face_pressure(f, f->centroid) : (real)0;
 }
 
