@@ -1,9 +1,10 @@
 /* The hydroelastic narrow phase (kernels/hydro/narrow.h), tet–tet (drake_algorithms §2.1): random
  * pairs against brute force, swapping M and N, inverted tets, coplanar and shared features,
- * identical gradients, the gradient filter, and faces that collapse. Each random test compares
- * against the brute-force reference of tests/support/hydro_reference.h. Coordinates, gradients
- * and field values are O(1) (|x| <= 2, |g| <= 4), so absolute tolerances are used with the reason
- * next to each. */
+ * identical gradients, the gradient filter, and faces that collapse; then, byte for byte against
+ * the full path, prepared tets, the filter's shortcut, the planes formed together and the pairs
+ * skipped before the slice. The brute-force tests compare against the reference of
+ * tests/support/hydro_reference.h with coordinates, gradients and field values of O(1)
+ * (|x| <= 2, |g| <= 4), so absolute tolerances are used with the reason next to each. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
