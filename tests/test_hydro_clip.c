@@ -491,7 +491,8 @@ Test(polygon, fan_formed_once_gives_the_same_bytes) {
   int reversed = 0;
   for (int rep = 0; rep < 3000; ++rep) {
     const int n = 3 + rep % 6;
-    const vec3 u = v3_normalize(rand_v3(&r, -1, 1)), e1 = v3_normalize(v3_cross(u, v3(0.3, -0.7, 0.64))), e2 = v3_cross(u, e1);
+    const vec3 u = v3_normalize(rand_v3(&r, -1, 1));
+    const vec3 e1 = v3_normalize(v3_cross(u, v3(0.3, -0.7, 0.64))), e2 = v3_cross(u, e1);
     const vec3 o = rand_v3(&r, -2, 2);
     const double rad = test_rng_uniform(&r, 1e-4, 1), turn = rep % 2 ? 1 : -1;
     hydroFace a, b;

@@ -1,8 +1,9 @@
 /* The hydroelastic narrow phase (kernels/hydro/narrow.h), rigid triangle–tet (drake_algorithms
- * §2.2): random pairs against brute force, a triangle coplanar with a tet face, the normal
- * filter at its 5π/8 threshold, and triangles skipped before the clip. Each random test compares against the brute-force reference of
- * tests/support/hydro_reference.h. Coordinates, gradients and field values are O(1) (|x| <= 2,
- * |g| <= 4), so absolute tolerances are used with the reason next to each. */
+ * §2.2): random pairs against brute force, a triangle coplanar with a tet face and the normal
+ * filter at its 5π/8 threshold, with coordinates, gradients and field values of O(1) (|x| <= 2,
+ * |g| <= 4), so absolute tolerances are used with the reason next to each (the brute-force
+ * reference is tests/support/hydro_reference.h); then triangles skipped before the clip, byte
+ * for byte against the clip. */
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -130,10 +131,7 @@ Test(tri_tet, skipped_triangles_give_the_clips_bytes) {
     const real c = -v3_dot(g, at);
     hydroTet T;
     hydro_tet_make(&T, tet, g, c);
-    hydro_tet_planes(&T);
-    real sum = T.asum;
-    for (int k = 0; k < 3; ++k) sum += fabs(tri[k].x) + fabs(tri[k].y) + fabs(tri[k].z);
-    skipped += hydro_beyond_faces(tri, 3, &T, (real)HYDRO_APART_REL * sum);
+    skipped += hydro_tet_solid(&T) && hydro_beyond_faces(tri, 3, &T, hydro_apart_margin(T.asum, hydro_abs_sum(tri, 3)));
     hydroFace fp, fu;
     memset(&fp, 0, sizeof fp), memset(&fu, 0, sizeof fu);
     hydro_tet_make(&T, tet, g, c);

@@ -88,15 +88,24 @@ typedef struct hydroTet {
 /* The margin of hydro_tets_apart, relative to the tets' coordinates: see there. */
 #define HYDRO_APART_REL 1e-11
 
-static inline ISO_HD void hydro_tet_make(hydroTet *T, const vec3 t[4], vec3 g, real c) {
+/* Σ|coordinates| of points v[0..n): NaN or inf with the coordinates (then nothing is apart). */
+static inline ISO_HD real hydro_abs_sum(const vec3 *v, int n) {
   real sum = 0;
-  for (int k = 0; k < 4; ++k) {
-    T->t[k] = t[k];
-    sum += fabs(t[k].x) + fabs(t[k].y) + fabs(t[k].z);
-  }
+  for (int k = 0; k < n; ++k) sum += fabs(v[k].x) + fabs(v[k].y) + fabs(v[k].z);
+  return sum;
+}
+
+/* The margin by which points must clear a plane for hydro_beyond_faces to call two elements
+ * apart, from each one's Σ|coordinates| (hydro_tets_apart says why it is enough). */
+static inline ISO_HD real hydro_apart_margin(real asum_a, real asum_b) {
+  return (real)HYDRO_APART_REL * (asum_a + asum_b);
+}
+
+static inline ISO_HD void hydro_tet_make(hydroTet *T, const vec3 t[4], vec3 g, real c) {
+  for (int k = 0; k < 4; ++k) T->t[k] = t[k];
   T->g = g;
   T->c = c;
-  T->asum = sum; /* NaN or inf with the coordinates: then never apart */
+  T->asum = hydro_abs_sum(t, 4);
   T->have = 0;
 }
 
@@ -185,11 +194,17 @@ static inline ISO_HD hydroTet *hydro_tet_cache_slot(hydroTetCache *c, int geom, 
   return c->tet + k;
 }
 
+/* T's planes, formed at first use; 1 when it has an interior (0 for a flat or NaN tet, which
+ * has no planes). */
+static inline ISO_HD int hydro_tet_solid(hydroTet *T) {
+  if (!(T->have & HYDRO_TET_PLANES)) hydro_tet_planes(T);
+  return T->sgn != (real)0;
+}
+
 /* hydro_clip_by_tet by a prepared tet: the same planes in the same order, formed once. */
 static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n, hydroTet *T) {
   vec3 tmp[HYDRO_CLIP_CAP], *src = poly, *dst = tmp;
-  if (!(T->have & HYDRO_TET_PLANES)) hydro_tet_planes(T);
-  if (T->sgn == (real)0) return 0; /* flat (or NaN) tet: no interior */
+  if (!hydro_tet_solid(T)) return 0; /* flat (or NaN) tet: no interior */
   for (int f = 0; f < 4 && n > 0; ++f) {
     n = hydro_clip_halfspace(src, n, hydro_tet_fn(T, f), T->t[hydro_tet_face_point(f)], dst, HYDRO_CLIP_CAP);
     vec3 *sw = src;
@@ -251,12 +266,10 @@ static inline ISO_HD int hydro_beyond_faces(const vec3 *v, int nv, const hydroTe
  * sliver.) The face is thus the same to the bit: the test only skips pairs whose answer is
  * "none". */
 static inline ISO_HD int hydro_tets_apart(hydroTet *M, hydroTet *N) {
-  const real margin = (real)HYDRO_APART_REL * (M->asum + N->asum);
-  if (!(N->have & HYDRO_TET_PLANES)) hydro_tet_planes(N);
-  if (N->sgn != (real)0 && hydro_beyond_faces(M->t, 4, N, margin)) return 1;
+  const real margin = hydro_apart_margin(M->asum, N->asum);
+  if (hydro_tet_solid(N) && hydro_beyond_faces(M->t, 4, N, margin)) return 1;
 #if ISO_CPU_SCRATCH
-  if (!(M->have & HYDRO_TET_PLANES)) hydro_tet_planes(M);
-  if (M->sgn != (real)0 && hydro_beyond_faces(N->t, 4, M, margin)) return 1;
+  if (hydro_tet_solid(M) && hydro_beyond_faces(N->t, 4, M, margin)) return 1;
 #endif
   return 0;
 }
@@ -267,8 +280,11 @@ static inline ISO_HD int hydro_tets_apart(hydroTet *M, hydroTet *N) {
  * signs of the heights s = n̂·x + dc/‖dg‖, which carry (with the normalisation) under 20 ulps of
  * that bound, far below it: their signs are these. No square root or division: a third of the
  * five-box stack's candidates end here, where they took the plane's normalisation first. */
-static inline ISO_HD int hydro_plane_misses(const hydroTet *M, vec3 dg, real dc, real cN) {
-  const real margin = (real)HYDRO_APART_REL * ((fabs(dg.x) + fabs(dg.y) + fabs(dg.z)) * M->asum + fabs(M->c) + fabs(cN));
+static inline ISO_HD int hydro_plane_misses(const hydroTet *M, const hydroTet *N) {
+  const vec3 dg = v3_sub(M->g, N->g);
+  const real dc = M->c - N->c;
+  const real bound = (fabs(dg.x) + fabs(dg.y) + fabs(dg.z)) * M->asum + fabs(M->c) + fabs(N->c);
+  const real margin = (real)HYDRO_APART_REL * bound;
   int above = 0, below = 0;
   for (int k = 0; k < 4; ++k) {
     const real v = v3_dot(dg, M->t[k]) + dc;
@@ -324,7 +340,7 @@ static inline ISO_HD int hydro_tet_tet_prepared(hydroTet *M, hydroTet *N, hydroF
   vec3 nhat;
   real off;
   int k, n;
-  if (hydro_plane_misses(M, dg, M->c - N->c, N->c) || hydro_tets_apart(M, N)) return 0;
+  if (hydro_plane_misses(M, N) || hydro_tets_apart(M, N)) return 0;
   if (!(len > (real)0)) return 0; /* §2.1 step 1: identical gradients, no plane */
   nhat = v3_scale(dg, (real)1 / len);
   /* step 2, hydro_normal_along both ways (n̂ is of unit length up to rounding) */
@@ -362,12 +378,8 @@ static inline ISO_HD int hydro_tri_tet_prepared(const vec3 tri[3], vec3 tri_norm
   const vec3 nt = v3_normalize(tri_normal);
   int n;
   if (!hydro_unit_along(nt, hydro_tet_ghat(T))) return 0;
-  if (!(T->have & HYDRO_TET_PLANES)) hydro_tet_planes(T);
-  if (T->sgn != (real)0) { /* a triangle beyond a face of the tet clips to nothing: skipped */
-    real sum = T->asum;
-    for (int k = 0; k < 3; ++k) sum += fabs(tri[k].x) + fabs(tri[k].y) + fabs(tri[k].z);
-    if (hydro_beyond_faces(tri, 3, T, (real)HYDRO_APART_REL * sum)) return 0;
-  }
+  /* a triangle beyond a face of the tet clips to nothing: skipped */
+  if (hydro_tet_solid(T) && hydro_beyond_faces(tri, 3, T, hydro_apart_margin(T->asum, hydro_abs_sum(tri, 3)))) return 0;
   poly[0] = tri[0];
   poly[1] = tri[1];
   poly[2] = tri[2];
