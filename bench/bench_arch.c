@@ -58,6 +58,7 @@ static result measure(const config *c, int steps) {
   isoSim *s = NULL;
   check(iso_sim_create(m, &sd, &s), "sim");
   iso_model_destroy(m);
+  check(iso_sim_set_stage_timing(s, 1), "timers");
   check(iso_sim_reset_stage_times(s), "timers");
   long iters = 0;
   const double t0 = now();

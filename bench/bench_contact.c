@@ -75,6 +75,7 @@ typedef struct result {
 
 static result measure(int hydro, int worlds, int threads) {
   isoSim *s = box_scene(hydro, worlds, threads);
+  check(iso_sim_set_stage_timing(s, 1), "timers");
   check(iso_sim_reset_stage_times(s), "timers");
   long long steps = 0, iters = 0;
   isoSolverStats st;

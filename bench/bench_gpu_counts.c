@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
   if (max_contacts > 0) sd.capacity.max_contacts = max_contacts;
   isoSim *sim = NULL, *shadow = NULL;
   if ((st = iso_sim_create(model, &sd, &sim)) != ISO_OK) return die("creating the sim", st);
+  iso_sim_set_stage_timing(sim, 1);
   sd.capacity.max_candidates = 1;
   if ((st = iso_sim_create(model, &sd, &shadow)) != ISO_OK) return die("creating the shadow sim", st);
 

@@ -55,6 +55,7 @@ static void run(const char *path, int reps, int steps) {
   static double us[MAX_REPS], stage[MAX_STAGES][MAX_REPS];
   long long iters = 0, ncon = 0, zero = 0;
   for (int r = 0; r < reps; ++r) {
+    check(iso_sim_set_stage_timing(s, 1), "timers");
     check(iso_sim_reset_stage_times(s), "timers");
     double t0 = now();
     for (int i = 0; i < steps; ++i) check(iso_sim_step(s), "step");

@@ -506,8 +506,9 @@ Test(sim, parameter_reads_through_masks) {
   iso_model_destroy(m);
 }
 
-/* Stage timers: every stage of a contact step is named, the names are distinct, the times are
- * non-negative and add up to something after steps, and a reset zeroes them. */
+/* Stage timers: off at creation, and then the times are refused rather than read as zeros; on,
+ * every stage of a contact step is named, the names are distinct, the times are non-negative
+ * and add up to something after steps, and a reset zeroes them; off again, the times stay. */
 Test(sim, stage_times) {
   isoModel *m = NULL;
   cr_assert_eq(iso_scene_contact_model(1e-3, &m), ISO_OK, "%s", iso_last_error());
@@ -519,9 +520,13 @@ Test(sim, stage_times) {
     for (int j = 0; j < k; ++j) cr_expect_str_neq(iso_sim_stage_name(k), iso_sim_stage_name(j));
   }
   cr_expect_str_eq(iso_sim_stage_name(n), "");
-  run(s, 5);
   double t[16], total = 0;
   int count = 0;
+  run(s, 2);
+  cr_expect_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_ERR_STATE);
+  cr_expect(strstr(iso_last_error(), "iso_sim_set_stage_timing") != NULL, "%s", iso_last_error());
+  cr_assert_eq(iso_sim_set_stage_timing(s, 1), ISO_OK);
+  run(s, 5);
   cr_assert_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_OK);
   cr_assert_eq(count, n);
   for (int k = 0; k < n; ++k) {
@@ -535,10 +540,17 @@ Test(sim, stage_times) {
     if (!strncmp(name, "fem ", 4) || !strcmp(name, "tactile")) cr_expect_eq(t[k], 0.0, "stage %s", name);
     if (!strcmp(name, "solve") || !strcmp(name, "kinematics")) cr_expect_gt(t[k], 0.0, "stage %s", name);
   }
+  cr_assert_eq(iso_sim_set_stage_timing(s, 0), ISO_OK);
+  double kept[16];
+  cr_assert_eq(iso_sim_get_stage_times(s, kept, 16, &count), ISO_OK);
+  run(s, 3);
+  cr_assert_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_OK);
+  for (int k = 0; k < n; ++k) cr_expect_eq(t[k], kept[k], "stage %s timed while off", iso_sim_stage_name(k));
   cr_assert_eq(iso_sim_reset_stage_times(s), ISO_OK);
   cr_assert_eq(iso_sim_get_stage_times(s, t, 16, &count), ISO_OK);
   for (int k = 0; k < n; ++k) cr_expect_eq(t[k], 0.0);
   cr_expect_eq(iso_sim_get_stage_times(s, NULL, 4, &count), ISO_ERR_NULL);
+  cr_expect_eq(iso_sim_set_stage_timing(NULL, 1), ISO_ERR_NULL);
   iso_sim_destroy(s);
   iso_model_destroy(m);
 }

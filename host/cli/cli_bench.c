@@ -106,6 +106,7 @@ int cli_bench(int argc, char **argv) {
   st = iso_sim_create(model, &sd, &sim);
   iso_model_destroy(model);
   if (st != ISO_OK) return fail("creating the sim", st);
+  iso_sim_set_stage_timing(sim, 1); /* for stage_shares */
   st = pick ? iso_scene_pick_targets(sim, 0) : contact ? iso_scene_contact_init(sim) : iso_scene_tumbling_init(sim);
   if (st != ISO_OK) {
     iso_sim_destroy(sim);

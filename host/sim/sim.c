@@ -257,7 +257,7 @@ stepCtx sim_step_ctx(isoSim *s) {
   for (int p = 0; p < ISO_PARAM_COUNT; ++p) c.param[p] = s->param[p].f; /* as they are now */
   c.contact = s->contact;
   c.sap = s->sap;
-  c.stage_s = s->stage_s;
+  c.stage_s = s->stage_timing ? s->stage_s : NULL; /* NULL: no clock read in the step */
   c.TS = step_tree_set(&c);
   return c;
 }

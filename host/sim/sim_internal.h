@@ -52,7 +52,9 @@ struct isoSim {
   size_t world_bytes; /* backend bytes of the arrays with a world axis allocated at creation,
                          parameters excepted (iso_sim_memory_per_world) */
   simParam param[ISO_PARAM_COUNT];
-  double stage_s[STEP_NSTAGE]; /* wall seconds per stage of the step since creation */
+  double stage_s[STEP_NSTAGE]; /* wall seconds per stage of the timed steps since creation */
+  int stage_timing;            /* 1: steps read the clock around their stages */
+  int stage_timed;             /* 1 once the timers were on: stage_s is a measurement */
   struct simContact *contact; /* hydroelastic contact-surface stage (host/contact_*.c) */
   struct simSap *sap;         /* contact dynamics (host/step/sap_step.c) */
   simFem fem;                 /* deformable bodies in the solver (host/sim/sim_fem.c) */

@@ -14,7 +14,17 @@ isoStatus iso_sim_get_stage_times(const isoSim *s, double *out, int cap, int *co
   CHECK_NULL(count, fn);
   if (cap > 0) CHECK_NULL(out, fn);
   *count = STEP_NSTAGE;
+  if (!s->stage_timed)
+    return iso_fail(ISO_ERR_STATE, "%s: the stage timers are off; turn them on with iso_sim_set_stage_timing "
+                    "before the steps to measure", fn);
   for (int k = 0; k < cap && k < STEP_NSTAGE; ++k) out[k] = s->stage_s[k];
+  return ISO_OK;
+}
+
+isoStatus iso_sim_set_stage_timing(isoSim *s, int enabled) {
+  CHECK_NULL(s, "iso_sim_set_stage_timing");
+  s->stage_timing = enabled != 0;
+  if (enabled) s->stage_timed = 1;
   return ISO_OK;
 }
 

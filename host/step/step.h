@@ -53,7 +53,7 @@ typedef struct stepCtx {
   struct simContact *contact;   /* collision set-up (host/step/contact_internal.h); NULL: none */
   struct simSap *sap;           /* dynamics set-up (host/step/sap_internal.h); NULL: none */
   const struct simFem *fem;     /* deformable bodies in the solver (host/step/sap_internal.h) */
-  double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated */
+  double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated; NULL: untimed */
   treeSet TS;                   /* the model's trees as the kernels take them (step_tree_set,
                                    made with the context: the parameters as they are now) */
 } stepCtx;

@@ -170,6 +170,7 @@ _SIGNATURES = {
     "iso_sim_stage_count": (_I, []),
     "iso_sim_stage_name": (C.c_char_p, [_I]),
     "iso_sim_get_stage_times": (_I, [_P, _DP, _I, _IP]),
+    "iso_sim_set_stage_timing": (_I, [_P, _I]),
     "iso_param_width": (_I, [_I]),
     "iso_param_name": (C.c_char_p, [_I]),
     "iso_sim_set_param": (_I, [_P, _I, _I, _WORLDS, _DP]),

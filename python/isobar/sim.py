@@ -98,6 +98,7 @@ class Sim:
         self.nworld = int(worlds)
         self.dt = N.lib.iso_sim_time_step(p)
         """The time step, s."""
+        self._stage_timing = False
         self._make_arrays(wrench=False)
 
     def _make_arrays(self, wrench):
@@ -497,8 +498,20 @@ class Sim:
             N.check(N.lib.iso_sim_get_body_velocities(p, N.worlds_all(), out.ctypes.data_as(N._DP)))
         return out
 
+    @property
+    def stage_timing(self):
+        """Whether steps time their stages (`stage_times`); off at creation, as a clock read
+        around each stage costs a tenth of a small one-world step. Set True to measure."""
+        return self._stage_timing
+
+    @stage_timing.setter
+    def stage_timing(self, on):
+        N.check(N.lib.iso_sim_set_stage_timing(self._live(), 1 if on else 0))
+        self._stage_timing = bool(on)
+
     def stage_times(self):
-        """Wall seconds per stage of the step since creation (CPU backend), as a dict."""
+        """Wall seconds per stage of the timed steps (CPU backend), as a dict. Raises StateError
+        when `stage_timing` was never turned on."""
         n = N.lib.iso_sim_stage_count()
         out = np.zeros(n)
         cnt = C.c_int()

@@ -52,6 +52,21 @@ def test_wrong_shapes_dtypes_and_indices(arm):
         sim.get_state("pos")
 
 
+def test_stage_times_need_the_timers_on(arm):
+    sim = isobar.Sim(arm, worlds=2, threads=1)
+    assert sim.stage_timing is False
+    sim.step(3)
+    with pytest.raises(isobar.StateError, match="iso_sim_set_stage_timing"):
+        sim.stage_times()
+    sim.stage_timing = True
+    sim.step(3)
+    t = sim.stage_times()
+    assert t["solve"] > 0 and t["kinematics"] > 0 and all(x >= 0 for x in t.values())
+    sim.stage_timing = False
+    sim.step(3)
+    assert sim.stage_times() == t  # off: kept, not added to
+
+
 def test_closed_objects_refuse_calls(arm):
     sim = isobar.Sim(arm, worlds=1)
     sim.close()
