@@ -37,7 +37,7 @@ static isoSim *contact_sim(isoModel **m) {
 Test(step_stages, each_stage_writes_what_it_must_and_together_they_are_a_step) {
   isoModel *m = NULL, *m2 = NULL;
   isoSim *s = contact_sim(&m), *twin = contact_sim(&m2);
-  stepCtx c = sim_step_ctx(s);
+  stepCtx c = *sim_step_ctx(s);
   const int nb = c.nbody, ng = c.contact->dev.ngeom;
   double q0[NW * 28], v0[NW * 24], t0[NW];
   memcpy(q0, c.q, sizeof q0), memcpy(v0, c.v, sizeof v0), memcpy(t0, c.time, sizeof t0);

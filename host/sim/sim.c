@@ -243,8 +243,9 @@ void iso_sim_destroy(isoSim *s) {
 
 /* ---- stepping and queries -------------------------------------------------------------------- */
 
-stepCtx sim_step_ctx(isoSim *s) {
-  stepCtx c; /* every field is assigned below: no need to clear a kilobyte per step first */
+const stepCtx *sim_step_ctx(isoSim *s) {
+  if (s->ctx_ok) return &s->ctx;
+  stepCtx c; /* every field is assigned below */
   c.be = &s->be;
   c.md = &s->md;
   c.nworld = s->nworld, c.nbody = s->nbody, c.nq = s->nq, c.nv = s->nv;
@@ -259,13 +260,14 @@ stepCtx sim_step_ctx(isoSim *s) {
   c.sap = s->sap;
   c.stage_s = s->stage_timing ? s->stage_s : NULL; /* NULL: no clock read in the step */
   c.TS = step_tree_set(&c);
-  return c;
+  s->ctx = c;
+  s->ctx_ok = 1;
+  return &s->ctx;
 }
 
 isoStatus iso_sim_step(isoSim *s) {
   CHECK_NULL(s, "iso_sim_step");
-  stepCtx c = sim_step_ctx(s);
-  isoStatus st = step_run(&c);
+  isoStatus st = step_run(sim_step_ctx(s));
   if (s->contact) s->contact->updated = 1; /* the surfaces are those the step started from */
   if (st != ISO_OK) return st;
   s->nstep++;
@@ -274,8 +276,7 @@ isoStatus iso_sim_step(isoSim *s) {
 
 isoStatus iso_sim_update_contact(isoSim *s) {
   CHECK_NULL(s, "iso_sim_update_contact");
-  stepCtx c = sim_step_ctx(s);
-  isoStatus st = step_collide_only(&c);
+  isoStatus st = step_collide_only(sim_step_ctx(s));
   if (s->contact) s->contact->updated = 1;
   /* the last step's constraints point into the list just rewritten: they describe it no more */
   if (st == ISO_OK && s->sap && s->sap->enabled) {

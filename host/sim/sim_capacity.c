@@ -83,6 +83,7 @@ static isoStatus copy_rows(const isoSim *s, const isoArena *from, const size_t *
 /* Point the sim at the table in its arena and the set-ups at the arrays. */
 static isoStatus rebind(isoSim *s) {
   sim_data_bind(s);
+  sim_step_ctx_stale(s);
   s->world_bytes = s->arena.size;
   if (s->contact) contact_bind(s);
   return s->sap ? sap_bind(s) : ISO_OK;

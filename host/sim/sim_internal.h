@@ -60,6 +60,8 @@ struct isoSim {
   simFem fem;                 /* deformable bodies in the solver (host/sim/sim_fem.c) */
   int want_wrench;            /* 1 once body_contact_wrench was viewed: the stage "contact forces"
                                  runs from then on (a sim that never asks does not pay for it) */
+  stepCtx ctx;                /* the step context as sim_step_ctx last made it */
+  int ctx_ok;                 /* 0: something ctx reads changed since (sim_step_ctx_stale) */
 };
 
 /* The deformable bodies' layout in the solver from the model and the capacities (resolving
@@ -110,8 +112,13 @@ isoStatus sim_scatter_rows(const isoSim *s, const simSel *q, void *base, long st
 struct isoModel;
 void sim_auto_capacity(const struct isoModel *m, const isoSimDef *d, isoCapacityDef *out);
 
-/* The step context of the sim as it is now (host/step/step.h). */
-stepCtx sim_step_ctx(isoSim *s);
+/* The step context of the sim as it is now (host/step/step.h): made again only after
+ * sim_step_ctx_stale, as building it (a kilobyte of pointers, the trees' view) was a tenth of a
+ * one-world step of a small tree. Whatever changes a pointer or a switch the context copies
+ * (a parameter's storage, the table's arena, the stage timers, the wrench stage) calls
+ * sim_step_ctx_stale. */
+const stepCtx *sim_step_ctx(isoSim *s);
+static inline void sim_step_ctx_stale(isoSim *s) { s->ctx_ok = 0; }
 
 /* Set-up of the collision and dynamics stages at creation, and their freeing
  * (host/sim/sim_setup_contact.c, host/sim/sim_setup_sap.c). */

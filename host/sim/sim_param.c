@@ -157,6 +157,7 @@ static isoStatus expand(isoSim *s, isoParam p) {
   backend_free(&s->be, sp->f.data);
   sp->f.data = dev;
   sp->f.wstride = (long)per;
+  sim_step_ctx_stale(s);
 done:
   free(shared);
   free(all);

@@ -25,6 +25,7 @@ isoStatus contact_create(isoSim *s, const isoModel *m) {
   simContact *c = (simContact *)calloc(1, sizeof *c);
   if (!c) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
   s->contact = c;
+  sim_step_ctx_stale(s);
   const modelHydro *mh = &m->hydro;
   const int ng = m->ngeom, na = mh->nasset, np = mh->npair;
   /* the CPU loops index (world, item) with an int */
@@ -124,4 +125,5 @@ void contact_destroy(isoSim *s) {
   for (int i = 0; i < c->nowned_host; ++i) free(c->owned_host[i]);
   free(c);
   s->contact = NULL;
+  sim_step_ctx_stale(s);
 }

@@ -52,6 +52,7 @@ isoStatus sap_create(isoSim *s, const isoModel *m) {
   simSap *p = (simSap *)calloc(1, sizeof *p);
   if (!p) return iso_fail(ISO_ERR_NOMEM, "iso_sim_create: out of memory");
   s->sap = p;
+  sim_step_ctx_stale(s);
   const modelHydro *h = &m->hydro;
   /* a model in which nothing can touch runs the same stages with no constraint: no shapes,
    * no point pairs, no constraint storage */
@@ -155,4 +156,5 @@ void sap_destroy(isoSim *s) {
   backend_free(&s->be, p->work);
   free(p);
   s->sap = NULL;
+  sim_step_ctx_stale(s);
 }

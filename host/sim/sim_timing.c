@@ -24,6 +24,7 @@ isoStatus iso_sim_get_stage_times(const isoSim *s, double *out, int cap, int *co
 isoStatus iso_sim_set_stage_timing(isoSim *s, int enabled) {
   CHECK_NULL(s, "iso_sim_set_stage_timing");
   s->stage_timing = enabled != 0;
+  sim_step_ctx_stale(s);
   if (enabled) s->stage_timed = 1;
   return ISO_OK;
 }

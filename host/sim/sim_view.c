@@ -68,6 +68,7 @@ static void *view_base(const isoSim *s, int k, long *width, long *wstride) {
   if (k == 14) {
     if (!s->body_wrench) return NULL;
     /* the first request switches the stage on: caching a wish, not changing what the sim is */
+    if (!s->want_wrench) sim_step_ctx_stale((isoSim *)s);
     ((isoSim *)s)->want_wrench = 1;
     *width = *wstride = 6L * s->nbody;
     return s->body_wrench;
