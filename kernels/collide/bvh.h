@@ -318,6 +318,13 @@ static inline ISO_HD int bvh_pairs_filter(bvhTree A, bvhTree B, const boxRel *re
   int side_elem[2][BVH_SIDES];
   int n = 0;
   for (int k = 0; k < BVH_SIDES; ++k) side_elem[0][k] = side_elem[1][k] = -1;
+#if BVH_SIDES == 1
+  /* A slot is read only after side_elem says it was written, which an optimising C++ compiler
+   * (the emulated device's Release build) cannot follow: it warns of a read before any write.
+   * With one slot a side (a GPU thread) clearing them costs nothing. */
+  for (int q = 0; q < 2; ++q)
+    for (int i = 0; i < 3; ++i) side[q][0].c[i] = side[q][0].e[i] = side[q][0].r[i] = 0;
+#endif
   for (int i = 0; i < nsup; ++i) {
     const int ea = bvh_pos_a(pos[i]), eb = bvh_pos_b(pos[i]);
     const int ka = ea & (BVH_SIDES - 1), kb = eb & (BVH_SIDES - 1);
