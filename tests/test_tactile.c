@@ -28,6 +28,7 @@ typedef struct scene {
   double height;        /* the cube's height (a plate when below L), m */
   int jointed;          /* the cube slides on a vertical prismatic joint instead of being free */
   int pad_on_cube;      /* the pad on the cube's bottom face (facing down) instead of the pad's top */
+  int soft_cube;        /* the cube compliant too (the surface then depends on both moduli) */
   isoSurfaceRepresentation rep;
 } scene;
 
@@ -65,7 +66,7 @@ static isoModel *build(const scene *c) {
     b.shape = ISO_SHAPE_SPHERE, b.size[0] = r;
   } else {
     b.shape = ISO_SHAPE_BOX, b.size[0] = b.size[1] = L, b.size[2] = h;
-    b.compliance = ISO_COMPLIANCE_RIGID;
+    b.compliance = c->soft_cube ? ISO_COMPLIANCE_COMPLIANT : ISO_COMPLIANCE_RIGID;
   }
   int cube_geom = -1;
   cr_assert_eq(iso_model_add_geometry(m, &b, &cube_geom), ISO_OK, "%s", iso_last_error());
@@ -446,6 +447,53 @@ Test(tactile, samples_are_reproducible_across_threads_and_batches) {
   cr_expect(test_same_bits(fr, fa, 3 * N * N), "world 0 changed by world 1's reset");
   free(fa), free(fb), free(f1), free(fr), free(p);
   iso_sim_destroy(a), iso_sim_destroy(b), iso_sim_destroy(one);
+  iso_model_destroy(m);
+}
+
+/* Taxels nobody has read are sampled when first read, from what the last step left, and are the
+ * bits a sim sampling at every step wrote (its buffers taken at creation): read after the
+ * state's velocities were overwritten (the step keeps its own), after a contact update, a reset
+ * of another world, a new modulus for the pad (the cube is compliant too, so the moduli place
+ * the surface). Both sims get the same calls, so they step on alike. */
+static void alter(isoSim *s, int round) {
+  if (round == 0) { /* the state's velocities, which the sampling reads, overwritten */
+    double v[3 * 6] = {0};
+    cr_assert_eq(iso_sim_set_state(s, ISO_STATE_V, iso_worlds_all(), v), ISO_OK, "%s", iso_last_error());
+  } else if (round == 1) {
+    cr_assert_eq(iso_sim_update_contact(s), ISO_OK, "%s", iso_last_error());
+  } else if (round == 2) {
+    cr_assert_eq(iso_sim_reset(s, iso_worlds_one(1)), ISO_OK, "%s", iso_last_error());
+  } else { /* the pad's modulus doubled in world 2 (the pad is geometry 0) */
+    double e = 0;
+    cr_assert_eq(iso_sim_get_param(s, ISO_PARAM_GEOM_MODULUS, 0, iso_worlds_one(2), &e), ISO_OK);
+    e *= 2;
+    cr_assert_eq(iso_sim_set_param(s, ISO_PARAM_GEOM_MODULUS, 0, iso_worlds_one(2), &e), ISO_OK, "%s", iso_last_error());
+  }
+}
+
+Test(tactile, samples_taken_when_first_read_are_the_steps_own) {
+  scene c = default_scene();
+  c.soft_cube = 1;
+  isoModel *m = build(&c);
+  isoSim *each = make(m, &c, 3, 1, ISO_BACKEND_CPU), *later = make(m, &c, 3, 2, ISO_BACKEND_CPU);
+  spread(each), spread(later);
+  const double *bf = NULL;
+  cr_assert_eq(iso_sim_taxel_buffers(each, &bf, NULL), ISO_OK);
+  const long n = 3L * N * N;
+  for (int round = 0; round < 4; ++round) {
+    run(each, round ? 5 : 40), run(later, round ? 5 : 40);
+    alter(each, round), alter(later, round);
+    double *fl = all_forces(later);
+    long pressed = 0;
+    for (long k = 0; k < 3 * n; ++k) pressed += fl[k] != 0;
+    cr_expect(pressed > 100, "round %d: %ld taxel components nonzero", round, pressed);
+    for (int w = 0; w < 3; ++w)
+      cr_expect(test_same_bits(fl + w * n, bf + w * n, n), "round %d, world %d: not the step's samples", round, w);
+    if (round == 2)
+      for (long k = 0; k < n; ++k) cr_assert_eq(fl[n + k], 0.0, "world 1 not reset");
+    free(fl);
+  }
+  iso_sim_destroy(each), iso_sim_destroy(later);
   iso_model_destroy(m);
 }
 

@@ -259,6 +259,7 @@ const stepCtx *sim_step_ctx(isoSim *s) {
   c.contact = s->contact;
   c.sap = s->sap;
   c.stage_s = s->stage_timing ? s->stage_s : NULL; /* NULL: no clock read in the step */
+  c.tactile_now = s->want_taxels;
   c.TS = step_tree_set(&c);
   s->ctx = c;
   s->ctx_ok = 1;
@@ -267,7 +268,10 @@ const stepCtx *sim_step_ctx(isoSim *s) {
 
 isoStatus iso_sim_step(isoSim *s) {
   CHECK_NULL(s, "iso_sim_step");
-  isoStatus st = step_run(sim_step_ctx(s));
+  const stepCtx *c = sim_step_ctx(s);
+  s->taxels_due = 0; /* the step overwrites what an unsampled step left: its samples are gone */
+  isoStatus st = step_run(c);
+  if (st == ISO_OK) s->taxels_due = !c->tactile_now && step_tactile_runs(c);
   if (s->contact) s->contact->updated = 1; /* the surfaces are those the step started from */
   if (st != ISO_OK) return st;
   s->nstep++;
@@ -276,7 +280,8 @@ isoStatus iso_sim_step(isoSim *s) {
 
 isoStatus iso_sim_update_contact(isoSim *s) {
   CHECK_NULL(s, "iso_sim_update_contact");
-  isoStatus st = step_collide_only(sim_step_ctx(s));
+  isoStatus st = sim_tactile_flush(s); /* the samples are the last step's: taken before its list goes */
+  if (st == ISO_OK) st = step_collide_only(sim_step_ctx(s));
   if (s->contact) s->contact->updated = 1;
   /* the last step's constraints point into the list just rewritten: they describe it no more */
   if (st == ISO_OK && s->sap && s->sap->enabled) {

@@ -104,7 +104,8 @@ isoStatus iso_sim_reserve(isoSim *s, int max_contacts, int max_candidates) {
   if ((long long)s->nworld * cap.max_candidates > INT_MAX)
     return iso_fail(ISO_ERR_INVALID, "%s: %d worlds x %d candidates is too large a batch", fn, s->nworld,
                     cap.max_candidates);
-  isoStatus st = backend_sync(&s->be);
+  isoStatus st = sim_tactile_flush(s); /* the copy below leaves the candidates behind */
+  if (st == ISO_OK) st = backend_sync(&s->be);
   if (st != ISO_OK) return st;
 
   /* plan and fill the new table while the old one stays in use: a failure leaves the sim as it was */

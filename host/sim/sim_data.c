@@ -70,6 +70,7 @@ simSizes sim_data_sizes(const isoSim *s) {
   if (!z.contact) return z; /* nothing can touch: no collision arrays */
   z.posed = m->ngeom;
   z.wrench = 6L * s->nbody;
+  z.tactile_v = m->ntaxel > 0 ? z.sap_nv : 0;
   z.pairs = m->npair > 0;
   z.npair = m->npair;
   z.cand = z.pairs ? 3L * s->def.capacity.max_candidates : 0;

@@ -60,6 +60,9 @@ struct isoSim {
   simFem fem;                 /* deformable bodies in the solver (host/sim/sim_fem.c) */
   int want_wrench;            /* 1 once body_contact_wrench was viewed: the stage "contact forces"
                                  runs from then on (a sim that never asks does not pay for it) */
+  int want_taxels;            /* 1 once the taxel arrays were viewed: every step samples them */
+  int taxels_due;             /* 1: the last step kept its velocities and the taxels are not
+                                 sampled yet (sim_tactile_flush) */
   stepCtx ctx;                /* the step context as sim_step_ctx last made it */
   int ctx_ok;                 /* 0: something ctx reads changed since (sim_step_ctx_stale) */
 };
@@ -118,6 +121,13 @@ void sim_auto_capacity(const struct isoModel *m, const isoSimDef *d, isoCapacity
  * (a parameter's storage, the table's arena, the stage timers, the wrench stage) calls
  * sim_step_ctx_stale. */
 const stepCtx *sim_step_ctx(isoSim *s);
+
+/* The last step's taxels sampled now when they are due (host/sim/sim_tactile.c): before they are
+ * read, and before anything the sampling reads changes (a reset, a contact update, a parameter,
+ * the capacities). */
+isoStatus sim_tactile_flush(isoSim *s);
+/* The same, and every later step samples them (their arrays are viewed). */
+isoStatus sim_tactile_want(isoSim *s);
 static inline void sim_step_ctx_stale(isoSim *s) { s->ctx_ok = 0; }
 
 /* Set-up of the collision and dynamics stages at creation, and their freeing

@@ -179,7 +179,8 @@ isoStatus iso_sim_set_param(isoSim *s, isoParam p, int item, isoWorlds w, const 
     st = check_value(s, p, world, values + (long)k * width);
     if (st != ISO_OK) return st;
   }
-  st = expand(s, p);
+  st = sim_tactile_flush(s); /* sampled with the moduli the last step had */
+  if (st == ISO_OK) st = expand(s, p);
   if (st != ISO_OK) return st;
   simParam *sp = &s->param[p];
   size_t row = (size_t)width * sizeof(real);

@@ -117,6 +117,8 @@ isoStatus iso_sim_reset(isoSim *s, isoWorlds w) {
   simSel q;
   isoStatus st = sim_select(s, w, fn, &q);
   if (st != ISO_OK || q.n == 0) return st;
+  /* no sampling of due taxels first: a reset world's row is zeroed with its constraints, so a
+   * later sampling gives it the zeros a reset writes, and leaves the other worlds as they were */
   st = sim_data_reset(s, &q); /* lists and recorded overflow sizes too: the table says which */
   contact_invalidate(s);
   return st;

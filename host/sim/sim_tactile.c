@@ -1,8 +1,24 @@
 /* The tactile queries of include/isobar/tactile.h: a pad's slice of each world's taxel row, read
- * from the data table's taxel arrays (written by host/step/step_tactile.c). */
+ * from the data table's taxel arrays (written by host/step/step_tactile.c), sampled first when
+ * the last step left them due. */
 #include "host/base/error.h"
 #include "host/sim/sim_internal.h"
 #include "isobar/tactile.h"
+
+isoStatus sim_tactile_flush(isoSim *s) {
+  if (!s->taxels_due) return ISO_OK;
+  isoStatus st = step_tactile_later(sim_step_ctx(s));
+  if (st == ISO_OK) s->taxels_due = 0;
+  return st;
+}
+
+isoStatus sim_tactile_want(isoSim *s) {
+  if (s->mh.z.npad > 0 && !s->want_taxels) {
+    s->want_taxels = 1;
+    sim_step_ctx_stale(s);
+  }
+  return sim_tactile_flush(s);
+}
 
 int iso_sim_tactile_count(const isoSim *s) { return s ? s->mh.z.npad : 0; }
 
@@ -43,17 +59,21 @@ static isoStatus gather(const isoSim *s, int pad, isoWorlds worlds, const real *
 isoStatus iso_sim_get_taxel_forces(const isoSim *s, int pad, isoWorlds worlds, double *out) {
   const char *fn = "iso_sim_get_taxel_forces";
   CHECK_NULL(s, fn);
-  return gather(s, pad, worlds, s->taxel_f, 3, out, fn);
+  const isoStatus st = sim_tactile_flush((isoSim *)s); /* the last step's samples, taken when first read */
+  return st != ISO_OK ? st : gather(s, pad, worlds, s->taxel_f, 3, out, fn);
 }
 
 isoStatus iso_sim_get_taxel_pressures(const isoSim *s, int pad, isoWorlds worlds, double *out) {
   const char *fn = "iso_sim_get_taxel_pressures";
   CHECK_NULL(s, fn);
-  return gather(s, pad, worlds, s->taxel_p, 1, out, fn);
+  const isoStatus st = sim_tactile_flush((isoSim *)s);
+  return st != ISO_OK ? st : gather(s, pad, worlds, s->taxel_p, 1, out, fn);
 }
 
 isoStatus iso_sim_taxel_buffers(const isoSim *s, const double **forces, const double **pressures) {
   CHECK_NULL(s, "iso_sim_taxel_buffers");
+  const isoStatus st = sim_tactile_want((isoSim *)s); /* read in place from now on: every step samples */
+  if (st != ISO_OK) return st;
   if (forces) *forces = s->taxel_f;
   if (pressures) *pressures = s->taxel_p;
   return ISO_OK;

@@ -96,6 +96,10 @@ isoStatus iso_sim_view(const isoSim *s, const char *name, isoView *out) {
                     "joint_force, vertex_position, vertex_velocity, status, solver_iterations, "
                     "solver_converged, solver_residual, body_contact_wrench, taxel_force, taxel_pressure)",
                     fn, name);
+  if (k == 15 || k == 16) { /* an array read in place: sampled at every step from now on */
+    const isoStatus ts = sim_tactile_want((isoSim *)s);
+    if (ts != ISO_OK) return ts;
+  }
   memset(out, 0, sizeof *out);
   long width, wstride;
   void *base = view_base(s, k, &width, &wstride);

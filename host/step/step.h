@@ -54,6 +54,8 @@ typedef struct stepCtx {
   struct simSap *sap;           /* dynamics set-up (host/step/sap_internal.h); NULL: none */
   const struct simFem *fem;     /* deformable bodies in the solver (host/step/sap_internal.h) */
   double *stage_s;              /* (STEP_NSTAGE) wall seconds per stage, accumulated; NULL: untimed */
+  int tactile_now;              /* 1: the step samples the taxels; 0: it keeps the solved velocities
+                                   in tactile_v for step_tactile_later (nobody has read them yet) */
   treeSet TS;                   /* the model's trees as the kernels take them (step_tree_set,
                                    made with the context: the parameters as they are now) */
 } stepCtx;
@@ -75,6 +77,11 @@ isoStatus step_constraints(const stepCtx *c);
 isoStatus step_solve(const stepCtx *c);
 isoStatus step_integrate(const stepCtx *c);
 isoStatus step_tactile(const stepCtx *c);
+/* 1 when the model's taxels are sampled from a step (pads, something that can touch, a solver). */
+int step_tactile_runs(const stepCtx *c);
+/* The taxels of the last step sampled now, from what it left and the velocities it kept
+ * (tactile_now was 0): the values the step itself would have written. */
+isoStatus step_tactile_later(const stepCtx *c);
 isoStatus step_wrench(const stepCtx *c);
 
 /* The free-body parameters of the context, as the kernels take them. */

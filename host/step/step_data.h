@@ -69,6 +69,7 @@ typedef struct simSizes {
   long sv;           /* the solver's unknowns when they are not the state's v (deformable
                         cliques follow the rigid DoFs), else 0 */
   long taxel;        /* taxels of the tactile pads, all pads */
+  long tactile_v;    /* the solver's nv when pads can be touched (taxels sampled later), else 0 */
   long wrench;       /* 6 per body when anything can touch (contact wrenches), else 0 */
 } simSizes;
 
@@ -141,7 +142,8 @@ typedef struct simSizes {
   /* tactile samples (stage 8, include/isobar/tactile.h) */                                            \
   X(real, body_wrench, z->wrench, "contact forces", SIM_RESET_ZERO) /* per body: torque, force, W */ \
   X(real, taxel_f, 3L * z->taxel, "tactile", SIM_RESET_ZERO) /* taxel forces, pad frame, N */        \
-  X(real, taxel_p, z->taxel, "tactile", SIM_RESET_ZERO)      /* taxel pressures, Pa */
+  X(real, taxel_p, z->taxel, "tactile", SIM_RESET_ZERO)      /* taxel pressures, Pa */                \
+  X(real, tactile_v, z->tactile_v, "tactile", SIM_RESET_KEEP) /* solved v kept for a later sampling */
 
 enum {
 #define SIM_DATA_ENUM(type, name, count, writer, reset) SIMD_##name,

@@ -32,7 +32,15 @@
  * started from (as iso_sim_get_contact_faces says). Contacts of deformable bodies are not
  * sampled. A world frozen at the end of a step (a fault, include/isobar/world_status.h) reports
  * zeros; a reset zeroes the selected worlds' taxels. The samples are the last step's: setting
- * a state or calling iso_sim_update_contact leaves them as they are. */
+ * a state or calling iso_sim_update_contact leaves them as they are.
+ *
+ * When they are computed. Once the taxel arrays have been viewed (iso_sim_taxel_buffers, the
+ * views taxel_force and taxel_pressure of include/isobar/view.h: arrays read in place), every
+ * step samples them. Until then a step only keeps what the sampling needs, and the samples are
+ * taken when first read (iso_sim_get_taxel_forces, iso_sim_get_taxel_pressures), or before a
+ * call would change what they are taken from (iso_sim_update_contact, iso_sim_set_param,
+ * iso_sim_reserve): the same values to the bit, and a sim whose taxels nobody reads does not
+ * pay for them (a sixth of the rigid pick's step). */
 #ifndef ISOBAR_TACTILE_H
 #define ISOBAR_TACTILE_H
 

@@ -74,7 +74,9 @@ int iso_view_count(void);
  *                        stage costs nothing and the array holds zeros); contacts with
  *                        deformable bodies are not included, and a frozen world reports zeros
  *   taxel_force        — the tactile pads' taxel forces (include/isobar/tactile.h), 3 per taxel,
- *                        every pad's taxels in pad order (iso_sim_taxel_offset), pad frame, N
+ *                        every pad's taxels in pad order (iso_sim_taxel_offset), pad frame, N;
+ *                        viewing either taxel array makes every later step sample them (before,
+ *                        they are sampled when first read: tactile.h)
  *   taxel_pressure     — their pressures, 1 per taxel, Pa (both float64; width 0 without pads) */
 const char *iso_view_name(int k);
 

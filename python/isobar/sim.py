@@ -16,6 +16,10 @@ PARAMS = {N.lib.iso_param_name(k).decode(): k for k in range(64) if N.lib.iso_pa
 VIEW_NAMES = tuple(N.lib.iso_view_name(k).decode() for k in range(N.lib.iso_view_count()))
 """The arrays every sim exposes (include/isobar/view.h)."""
 
+# Arrays whose stage runs only once they are viewed (include/isobar/view.h, tactile.h): made on
+# first access, not with the others
+_ON_VIEW = ("body_contact_wrench", "taxel_force", "taxel_pressure")
+
 # World status bits (include/isobar/world_status.h)
 WORLD_NONFINITE = 0x1
 WORLD_NOT_SPD = 0x2
@@ -99,22 +103,24 @@ class Sim:
         self.dt = N.lib.iso_sim_time_step(p)
         """The time step, s."""
         self._stage_timing = False
-        self._make_arrays(wrench=False)
+        self._make_arrays(())
 
-    def _make_arrays(self, wrench):
-        """The arrays over the sim's memory (body_contact_wrench too when `wrench`: viewing it
-        switches its stage on, so only once asked for), and weak references to the host
-        buffers they view, which reserve checks."""
+    def _make_arrays(self, wanted):
+        """The arrays over the sim's memory, and weak references to the host buffers they view,
+        which reserve checks. Of the arrays a stage fills only once they are viewed (_ON_VIEW),
+        only those in `wanted`: viewing one switches its stage on for every later step."""
         self._arrays = {}
         self._host_memory = []
-        cuda = N.lib.iso_sim_backend(self._ptr) == 1
         for name in VIEW_NAMES:
-            if name == "body_contact_wrench" and not wrench:
-                continue
-            if cuda:
-                self._arrays[name] = arrays.DeviceArray(self, name)
-            else:
-                self._arrays[name] = arrays.host_array(self._c_view(name), self._handle, self._host_memory)
+            if name not in _ON_VIEW or name in wanted:
+                self._add_array(name)
+
+    def _add_array(self, name):
+        view = self._c_view(name)  # for the arrays of _ON_VIEW, this switches their stage on
+        if N.lib.iso_sim_backend(self._ptr) == 1:
+            self._arrays[name] = arrays.DeviceArray(self, name)
+        else:
+            self._arrays[name] = arrays.host_array(view, self._handle, self._host_memory)
 
     # ---- life ------------------------------------------------------------------------------
     def close(self):
@@ -200,17 +206,17 @@ class Sim:
         reserve refuses (StateError) while one is (a slice of one included): delete them first.
         On CUDA, tensors made from the arrays through DLPack before must not be used after."""
         p = self._live()
-        wrench = "body_contact_wrench" in self._arrays
+        wanted = [n for n in _ON_VIEW if n in self._arrays]
         self._arrays = {}
         if any(r() is not None for r in self._host_memory):
-            self._make_arrays(wrench)  # nothing moved: the arrays held stay valid
+            self._make_arrays(wanted)  # nothing moved: the arrays held stay valid
             raise StateError("isobar.Sim.reserve: arrays taken from this sim (sim.q, sim.v, ...) are still "
                              "referenced, and growing moves the memory they view: delete them, reserve, then "
                              "take them again")
         try:
             N.check(N.lib.iso_sim_reserve(p, int(max_contacts), int(max_candidates)))
         finally:
-            self._make_arrays(wrench)
+            self._make_arrays(wanted)
 
     def grow_to_fit(self, headroom=1.25):
         """Reserve what the worlds frozen by an overflow needed (see `overflow`) times
@@ -246,11 +252,8 @@ class Sim:
     def array(self, name):
         """The sim's array `name` (one of VIEW_NAMES), without a copy."""
         self._live()
-        if name == "body_contact_wrench" and name not in self._arrays:
-            view = self._c_view(name)  # the view switches the stage on, on either backend
-            cuda = self.backend == "cuda"
-            self._arrays[name] = (arrays.DeviceArray(self, name) if cuda else
-                                  arrays.host_array(view, self._handle, self._host_memory))
+        if name in _ON_VIEW and name not in self._arrays:
+            self._add_array(name)
         try:
             return self._arrays[name]
         except KeyError:
@@ -320,7 +323,9 @@ class Sim:
 
     def taxel_forces(self, pad):
         """Pad `pad`'s taxel forces at the last step, (nworld, ntaxel, 3): pad frame (x, y shear,
-        z normal), the force on the pad's geometry, N (a view; taxel k = row·cols + column)."""
+        z normal), the force on the pad's geometry, N (a view; taxel k = row·cols + column). The
+        first call samples the last step and makes every later step sample the pads (a sim
+        whose taxels are never read does not pay for them)."""
         off, cnt = self._pad(pad)
         a = self.array("taxel_force")
         if not isinstance(a, np.ndarray):

@@ -87,3 +87,15 @@ def test_pads_need_an_uncompiled_model(tmp_path):
         m.add_tactile_pad(0, 0, 4, 0.01)
     with pytest.raises(isobar.StateError):
         isobar.Sim(m)
+
+
+def test_taxels_first_read_after_steps_are_the_last_steps(tmp_path):
+    m, pad = padded(tmp_path, 0.01)
+    each, later = isobar.Sim(m, worlds=2, threads=1), isobar.Sim(m, worlds=2, threads=2)
+    each.taxel_forces(pad)  # viewed before stepping: every step samples
+    each.step(300)
+    later.step(300)  # nobody has read them: sampled at the first read below
+    later.v[:] = 0  # the state's velocities written through the array: not what the step solved
+    np.testing.assert_array_equal(later.taxel_forces(pad), each.taxel_forces(pad))
+    np.testing.assert_array_equal(later.taxel_pressures(pad), each.taxel_pressures(pad))
+    assert np.count_nonzero(later.taxel_pressures(pad)) > 100
