@@ -201,12 +201,23 @@ static inline ISO_HD int hydro_tet_solid(hydroTet *T) {
   return T->sgn != (real)0;
 }
 
-/* hydro_clip_by_tet by a prepared tet: the same planes in the same order, formed once. */
+/* hydro_clip_by_tet by a prepared tet: the same planes in the same order, formed once. A face
+ * that every vertex lies inside of (distance <= 0) leaves the polygon as it is (the clip would
+ * copy it vertex by vertex, in order): the polygon stays where it is, uncopied. */
 static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n, hydroTet *T) {
   vec3 tmp[HYDRO_CLIP_CAP], *src = poly, *dst = tmp;
   if (!hydro_tet_solid(T)) return 0; /* flat (or NaN) tet: no interior */
+  if (n > HYDRO_CLIP_CAP) return -1; /* (hydro_clip_halfspace's refusal) */
   for (int f = 0; f < 4 && n > 0; ++f) {
-    n = hydro_clip_halfspace(src, n, hydro_tet_fn(T, f), T->t[hydro_tet_face_point(f)], dst, HYDRO_CLIP_CAP);
+    const vec3 nrm = hydro_tet_fn(T, f), point = T->t[hydro_tet_face_point(f)];
+    real dist[HYDRO_CLIP_CAP];
+    int inside = 0;
+    for (int i = 0; i < n; ++i) {
+      dist[i] = v3_dot(nrm, v3_sub(src[i], point)); /* hydro_clip_halfspace's distances */
+      inside += dist[i] <= (real)0;
+    }
+    if (inside == n) continue;
+    n = hydro_clip_by_dist(src, dist, n, dst, HYDRO_CLIP_CAP);
     vec3 *sw = src;
     src = dst, dst = sw;
   }
