@@ -123,8 +123,8 @@ void sim_auto_capacity(const struct isoModel *m, const isoSimDef *d, isoCapacity
 const stepCtx *sim_step_ctx(isoSim *s);
 
 /* The last step's taxels sampled now when they are due (host/sim/sim_tactile.c): before they are
- * read, and before anything the sampling reads changes (a reset, a contact update, a parameter,
- * the capacities). */
+ * read, and before anything the sampling reads changes (a contact update, a parameter, the
+ * capacities; a reset needs none, iso_sim_reset says why). */
 isoStatus sim_tactile_flush(isoSim *s);
 /* The same, and every later step samples them (their arrays are viewed). */
 isoStatus sim_tactile_want(isoSim *s);

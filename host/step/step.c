@@ -93,7 +93,6 @@ isoStatus step_run(const stepCtx *c) {
   const int points = c->sap && c->sap->npoint > 0 && c->X_WG;
   const int fem = c->md->z.ndef > 0;
   const int wrench = c->body_wrench && c->sap && c->sap->enabled;
-  const int tactile = c->md->z.npad > 0 && contact && c->sap && c->sap->enabled;
   double t = c->stage_s ? now_s() : 0;
   isoStatus st = step_kinematics(c);
   lap(c, STEP_KINEMATICS, &t, 1);
@@ -118,6 +117,6 @@ isoStatus step_run(const stepCtx *c) {
   if (st == ISO_OK) st = step_wrench(c);
   lap(c, STEP_WRENCH, &t, wrench);
   if (st == ISO_OK) st = step_tactile(c);
-  lap(c, STEP_TACTILE, &t, tactile);
+  lap(c, STEP_TACTILE, &t, step_tactile_runs(c));
   return st;
 }
