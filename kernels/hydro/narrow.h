@@ -228,7 +228,9 @@ static inline ISO_HD int hydro_clip_by_prepared(vec3 poly[HYDRO_CLIP_CAP], int n
  * clipping planes, outward) by more than `margin`, measured as n·x − n·P: the points' hull and B
  * are then disjoint, a separating axis found among B's face normals. A NaN never counts as
  * beyond. On the CPU two faces go through a pair of lanes at once, the points' verdicts and-ed;
- * the lanes give the scalar loop's distances to the bit. */
+ * the lanes give the scalar loop's distances to the bit. Both stop at the first verdict that
+ * settles the answer: most candidates that reach this test overlap, and one vertex inside every
+ * face's plane answers for them. */
 static inline ISO_HD int hydro_beyond_faces(const vec3 *v, int nv, const hydroTet *B, real margin) {
 #if ISO_PAIRS
   isoPair nx[2], ny[2], nz[2], nd[2];
@@ -242,18 +244,18 @@ static inline ISO_HD int hydro_beyond_faces(const vec3 *v, int nv, const hydroTe
   for (int k = 0; k < nv; ++k) {
     const isoPair x = {v[k].x, v[k].x}, y = {v[k].y, v[k].y}, z = {v[k].z, v[k].z};
     for (int h = 0; h < 2; ++h) all[h] &= nx[h] * x + ny[h] * y + nz[h] * z - nd[h] > m;
+    const isoPairMask any = all[0] | all[1];
+    if (!(any[0] | any[1])) return 0;
   }
-  const isoPairMask any = all[0] | all[1];
-  return (any[0] | any[1]) != 0;
+  return 1;
 #else
-  int apart = 0;
   for (int f = 0; f < 4; ++f) {
     int beyond = 1;
-    for (int k = 0; k < nv; ++k)
-      beyond &= B->nx[f] * v[k].x + B->ny[f] * v[k].y + B->nz[f] * v[k].z - B->nd[f] > margin;
-    apart |= beyond;
+    for (int k = 0; k < nv && beyond; ++k)
+      beyond = B->nx[f] * v[k].x + B->ny[f] * v[k].y + B->nz[f] * v[k].z - B->nd[f] > margin;
+    if (beyond) return 1;
   }
-  return apart;
+  return 0;
 #endif
 }
 
