@@ -115,6 +115,49 @@ Test(rigid_tree, point_jacobian_is_the_point_velocity) {
   }
 }
 
+/* The body's spatial Jacobian (tree_body_jacobian) carries the point Jacobian: [−[p]× | I]·J, put
+ * in frame R with the sign s, is tree_point_jacobian's block for every point p of every body
+ * (random points up to 2 m from the origin, so that the origin reference is exercised away from
+ * the body); each entry is a few products of O(1) numbers, so 1e-14 absolute is tens of ulps.
+ * The angular rows are the body's angular velocity (tree_body_velocities), exactly the sum of
+ * its path's axes. */
+Test(rigid_tree, body_jacobian_gives_every_point_jacobian) {
+  testTree t;
+  double q[MAXQ], v[MAXV], w[MAXV], J[3 * MAXV], JB[6 * MAXV];
+  for (int cs = 0; cs < NCASE; ++cs) {
+    const char *name = setup(4, cs, &t, q, v, w);
+    xform X[MAXB];
+    svec S[MAXV], V[MAXB];
+    kin(&t, q, X, S);
+    body_velocities(&t, q, v, X, V);
+    test_rng r = {78};
+    for (int b = t.b0; b < t.b1; ++b) {
+      tree_body_jacobian(&t.T, t.b0, t.b1, t.v_begin, X, S, b, JB);
+      vec3 om = v3_zero();
+      for (int i = 0; i < 3; ++i) {
+        double x = 0;
+        for (int k = 0; k < t.nt; ++k) x += JB[t.nt * i + k] * v[t.v_begin + k];
+        om = v3_set(om, i, x);
+      }
+      cr_assert_lt(v3_maxdiff(om, V[b].w), 1e-13 * (1 + v3_max_abs(V[b].w)), "%s: body %d: angular rows", name, b);
+      for (int rep = 0; rep < 4; ++rep) {
+        const mat3 R = quat_to_m3(rand_quat(&r));
+        const vec3 p = rand_v3(&r, -2, 2);
+        const double s = rep % 2 ? 1.0 : -1.0;
+        tree_point_jacobian(&t.T, t.b0, t.b1, t.v_begin, X, S, b, p, R, s, J);
+        for (int k = 0; k < t.nt; ++k) {
+          const vec3 wk = v3(JB[k], JB[t.nt + k], JB[2 * t.nt + k]);
+          const vec3 vk = v3(JB[3 * t.nt + k], JB[4 * t.nt + k], JB[5 * t.nt + k]);
+          const vec3 vp = v3_add(vk, v3_cross(wk, p)); /* [−[p]× | I]·column k */
+          for (int i = 0; i < 3; ++i)
+            cr_assert_lt(fabs(J[t.nt * i + k] - s * v3_dot(m3_col(R, i), vp)), 1e-14 * (1 + v3_max_abs(vp)),
+                         "%s: body %d, DoF %d, row %d", name, b, k, i);
+        }
+      }
+    }
+  }
+}
+
 /* Angular velocity in W from a quaternion's central difference: w = 2 vec(q̇ ⊗ q*). */
 static vec3 fd_omega(quat qp, quat qm, quat q, double h) {
   quat dq = quat_make((qp.w - qm.w) / (2 * h), (qp.x - qm.x) / (2 * h), (qp.y - qm.y) / (2 * h),

@@ -4,7 +4,9 @@
  *    blocks) to rounding, and writes nothing above H's diagonal or outside the two cliques;
  *  - in the solver, worlds whose contacts come in runs on the same cliques (and runs broken by
  *    a contact on other cliques) assemble the dense reference H = A + Σ JᵀGJ;
- *  - a constraint that is not a free-body point on both sides never takes the path. */
+ *  - a constraint that is not a free-body point on both sides never takes the path;
+ *  - a run with a jointed body's side (a dense block R_WCᵀ[−[p]× | I]·J_b) summed and flushed
+ *    through the body's spatial Jacobian J_b gives the per-constraint H too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -95,6 +97,107 @@ Test(sap_hessian_rigid, only_free_body_points_take_the_path) {
   cr_assert(!sap_con_rigid_pair(&c, k_cl));
   c.clique[1] = 2, c.rows = 1;
   cr_assert(!sap_con_rigid_pair(&c, k_cl));
+}
+
+/* A free body at 0, a jointed tree of 4 DoFs at 6 (dense blocks; its origin is the world's), a
+ * free body at 10: nv = 16. */
+static const sapClique k_tcl[3] = {{6, 0, 0}, {4, 6, 36}, {6, 10, 52}};
+#define TNV 16
+#define TNT 4
+
+/* As run_matches with clique 1 a jointed tree: its side's block, formed from a random spatial
+ * Jacobian J_b (6 × 4) as tree_point_jacobian's rows would be, goes through the dense assembly one
+ * constraint at a time, and through the sums and sap_body_sum_flush with J_b. */
+static void tree_run_matches(test_rng *r, int c0, int c1, int n) {
+  double Hs[TNV * TNV] = {0}, Hg[TNV * TNV] = {0}, Jb[6 * TNT], Jd[2][3 * TNT];
+  for (int i = 0; i < 6 * TNT; ++i) Jb[i] = test_rng_uniform(r, -1, 1);
+  sapCon c;
+  memset(&c, 0, sizeof c);
+  c.kind = SAP_CON_CONTACT, c.rows = 3;
+  c.clique[0] = c0, c.clique[1] = c1;
+  int body[2];
+  for (int q = 0; q < 2; ++q) {
+    const int cq = q ? c1 : c0;
+    c.block[q] = cq == 1 ? SAP_BLOCK_DENSE : SAP_BLOCK_RIGID_POINT;
+    body[q] = cq == 1 ? 3 : -1;
+  }
+  cr_assert(sap_con_body_pair(&c, k_tcl, body), "cliques %d, %d: a jointed side with its body takes the path", c0, c1);
+  cr_assert(!sap_con_rigid_pair(&c, k_tcl));
+  sapRigidSum sum;
+  sap_rigid_sum_begin(&sum, &c);
+  for (int k = 0; k < n; ++k) {
+    const vec3 nz = v3_normalize(v3(test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1)));
+    const vec3 p = v3(test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3));
+    const vec3 o[2] = {c0 == 1 ? v3_zero() : v3(0.1, -0.2, 0.05), c1 == 1 ? v3_zero() : v3(-0.15, 0.1, 0.2)};
+    double G[9];
+    rand_spd3(r, G);
+    sapJac j = sap_jac_make(&c, p, nz, o);
+    for (int q = 0; q < 2; ++q) {
+      if (c.block[q] != SAP_BLOCK_DENSE) continue;
+      const double s = q ? 1.0 : -1.0;
+      for (int b = 0; b < TNT; ++b) {
+        const vec3 w = v3(Jb[b], Jb[TNT + b], Jb[2 * TNT + b]), vo = v3(Jb[3 * TNT + b], Jb[4 * TNT + b], Jb[5 * TNT + b]);
+        const vec3 vp = v3_add(vo, v3_cross(w, p)); /* the point's velocity per unit DoF b */
+        for (int i = 0; i < 3; ++i) Jd[q][TNT * i + b] = s * v3_dot(m3_col(j.R_WC, i), vp);
+      }
+      j.Jd[q] = Jd[q];
+    }
+    sap_rigid_sum_add(&sum, k_tcl, &j.R_WC, G, j.r);
+    sap_con_add_hessian(&j, k_tcl, G, TNV, Hg);
+  }
+  const double *J[2] = {c0 == 1 ? Jb : (const double *)0, c1 == 1 ? Jb : (const double *)0};
+  sap_body_sum_flush(&sum, k_tcl, J, TNV, Hs);
+  double hmax = 0, err = 0;
+  for (int col = 0; col < TNV; ++col)
+    for (int row = 0; row < TNV; ++row) {
+      const double hs = Hs[col * TNV + row], hg = Hg[col * TNV + row];
+      int in_r = 0, in_c = 0;
+      for (int q = 0; q < 2; ++q) {
+        const int cq = q ? c1 : c0;
+        if (cq < 0) continue;
+        in_r |= row >= k_tcl[cq].v0 && row < k_tcl[cq].v0 + k_tcl[cq].nv;
+        in_c |= col >= k_tcl[cq].v0 && col < k_tcl[cq].v0 + k_tcl[cq].nv;
+      }
+      if (row < col || !in_r || !in_c)
+        cr_assert(hs == 0, "cliques %d, %d: H[%d][%d] = %g written outside the lower blocks", c0, c1, row, col, hs);
+      hmax = fmax(hmax, fabs(hg));
+      err = fmax(err, fabs(hs - hg));
+    }
+  /* as run_matches, with J_b's O(1) entries one more product deep: 1e-14 of the largest entry is
+   * still ~50 ulps of it */
+  cr_assert_gt(hmax, 0.1, "cliques %d, %d: the run adds something", c0, c1);
+  cr_assert_leq(err, 1e-14 * hmax, "cliques %d, %d: the sums differ from the per-constraint H by %g (max %g)", c0, c1,
+                err, hmax);
+}
+
+Test(sap_hessian_rigid, a_jointed_run_gives_the_per_constraint_hessian) {
+  test_rng r = {2025};
+  const int pairs[6][2] = {{0, 1}, {1, 0}, {1, 2}, {2, 1}, {-1, 1}, {1, -1}};
+  for (int t = 0; t < 6; ++t)
+    for (int n = 1; n <= 40; n += 13) tree_run_matches(&r, pairs[t][0], pairs[t][1], n);
+}
+
+/* A jointed side takes the path only with its body known; same-clique contacts, other kinds and
+ * a point mass never do. */
+Test(sap_hessian_rigid, only_known_jointed_bodies_take_the_tree_path) {
+  sapCon c;
+  memset(&c, 0, sizeof c);
+  c.kind = SAP_CON_CONTACT, c.rows = 3, c.block[0] = SAP_BLOCK_RIGID_POINT, c.block[1] = SAP_BLOCK_DENSE;
+  c.clique[0] = 0, c.clique[1] = 1;
+  int body[2] = {-1, 2};
+  cr_assert(sap_con_body_pair(&c, k_tcl, body));
+  cr_assert(!sap_con_body_pair(&c, k_tcl, (const int *)0), "no bodies kept (a model without joints)");
+  body[1] = -1;
+  cr_assert(!sap_con_body_pair(&c, k_tcl, body), "a dense block without its body (two bodies of one tree)");
+  body[1] = 2;
+  c.clique[0] = 1;
+  cr_assert(!sap_con_body_pair(&c, k_tcl, body), "one clique on both sides");
+  c.clique[0] = 0, c.kind = SAP_CON_PD;
+  cr_assert(!sap_con_body_pair(&c, k_tcl, body), "a joint constraint");
+  c.kind = SAP_CON_CONTACT, c.block[0] = SAP_BLOCK_POINT_MASS;
+  cr_assert(!sap_con_body_pair(&c, k_tcl, body), "a point mass's block");
+  c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT, c.clique[1] = 2;
+  cr_assert(!sap_con_body_pair(&c, k_tcl, body), "free bodies alone are sap_con_rigid_pair's");
 }
 
 /* The solver's H against H = A + Σ JᵀGJ formed densely from the harness's own contact velocities

@@ -64,6 +64,7 @@ simSizes sim_data_sizes(const isoSim *s) {
     z.max_con = (z.contact ? s->def.capacity.max_contacts : 0) + njoint_con + F->max_con + F->dd_max;
     /* a limit has two rows, a coupler two blocks; a contact's dense block is 3 rows */
     if (m->jointed) z.con_jac = z.max_con;
+    if (m->jointed && z.contact) z.bjac = 6L * s->nbody * m->max_nt, z.con_body = 2L * z.max_con;
     if (m->jointed) /* deformable contacts on jointed bodies: one 3-row block each */
       z.jpool = ((z.contact ? 3L * s->def.capacity.max_contacts : 0) + 2L * njoint_con + 3L * F->max_con) * m->max_nt;
   }

@@ -107,6 +107,10 @@ isoStatus sap_bind(isoSim *s) {
   B->max_A = (int)nA; /* 0: nothing is constrained and no tree has joints (free motion skips A) */
   B->jpool = s->jpool;
   B->con_jac = s->con_jac;
+  B->bjac = s->bjac;
+  B->con_body = s->con_body;
+  B->bjac_stride = s->data_count[SIMD_bjac] ? 6 * s->mh.z.max_nt : 0;
+  B->max_bjac = (int)s->data_count[SIMD_bjac];
   B->ncontact = s->ncontact;
   B->max_jpool = (int)s->data_count[SIMD_jpool];
   B->nclique = s->nclique;

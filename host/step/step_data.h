@@ -54,6 +54,9 @@ typedef struct simSizes {
   long jpool;        /* reals of dense Jacobian blocks (constraints on jointed trees) */
   long jforce;       /* nv when the model has joint constraints, else 0 */
   long con_jac;      /* max_con when some tree has joints, else 0 */
+  long bjac;         /* reals of the jointed bodies' spatial Jacobians (6 · max_nt a body), when
+                        some tree has joints and anything can touch, else 0 */
+  long con_body;     /* 2 · max_con then (each contact side's body), else 0 */
   long one;          /* 1: a value per world every model has */
   long ndv3;         /* deformable vertex coordinates: 3 per vertex, every body */
   long fem_L;        /* reals of the deformable bodies' factors: 9 per block of each L */
@@ -124,6 +127,8 @@ typedef struct simSizes {
   X(int, ncon, z->one, "constraints", SIM_RESET_ZERO)        /* constraints */                         \
   X(int, ncontact, z->one, "constraints", SIM_RESET_ZERO)    /* of them contacts (the first ones) */   \
   X(int, con_jac, z->con_jac, "constraints", SIM_RESET_KEEP) /* their dense blocks' pool offsets */     \
+  X(int, con_body, z->con_body, "constraints", SIM_RESET_KEEP) /* a contact's jointed bodies, −1 none */ \
+  X(real, bjac, z->bjac, "constraints", SIM_RESET_KEEP)      /* those bodies' spatial Jacobians */     \
   X(int, needed, z->one, "constraints", SIM_RESET_ZERO)      /* constraints found (overflow: needed) */ \
   X(sapCon, con, z->max_con, "constraints", SIM_RESET_KEEP)   /* SAP constraints */                     \
   X(real, origin, z->origins, "constraints", SIM_RESET_KEEP)  /* body origins of the step */            \

@@ -228,6 +228,28 @@ static inline ISO_HD void tree_point_jacobian(const treeModel *T, int b0, int b1
   }
 }
 
+/* The spatial velocity Jacobian of `body` (6 × nt, row-major): rows 0–2 its angular velocity,
+ * rows 3–5 the velocity of the body's point at the world origin, both in W; columns of DoFs off
+ * the path root → body are zero. A point p of the body moves at v = J_v·v + (J_ω·v) × p, so a
+ * contact's point Jacobian is [−[p]× | I]·J (tree_point_jacobian's rows, R = I, s = 1): the form
+ * in which the Newton Hessian sums a run of one body's contacts before it multiplies by J once
+ * (kernels/sap/hessian_rigid.h). The origin is the reference because a jointed tree's clique is
+ * measured from it (tree_set_free_motion). */
+static inline ISO_HD void tree_body_jacobian(const treeModel *T, int b0, int b1, int v_begin, const xform *X_WB,
+                                             const svec *S, int body, real *J /* (6, nt) */) {
+  const int nt = tree_nv(T, b0, b1);
+  for (int i = 0; i < 6 * nt; ++i) J[i] = (real)0;
+  for (int c = body; c >= 0; c = T->parent[c]) {
+    const vec3 r = v3_neg(X_WB[c].p); /* the origin from the DoF's child body */
+    const int nv = tree_joint_nv(T->type[c]), k0 = T->v0[c] - v_begin;
+    for (int k = 0; k < nv; ++k) {
+      const vec3 w = S[k0 + k].w, vo = v3_add(S[k0 + k].v, v3_cross(w, r));
+      J[k0 + k] = w.x, J[nt + k0 + k] = w.y, J[2 * nt + k0 + k] = w.z;
+      J[3 * nt + k0 + k] = vo.x, J[4 * nt + k0 + k] = vo.y, J[5 * nt + k0 + k] = vo.z;
+    }
+  }
+}
+
 /* Body b's spatial inertia about Bo in W, world `world`: as rigid_free_motion_world builds a
  * free body's block (same calls, so a floating tree body's matrix matches it). */
 static inline ISO_HD sinertia tree_body_inertia(const treeModel *T, int world, int b, xform X_WB) {

@@ -88,6 +88,13 @@ typedef struct sapBatch {
   int max_jpool;
   int *con_jac;        /* (nworld, max_con) where each constraint's dense blocks start in the
                           world's pool; NULL when no model tree has joints */
+  int *con_body;       /* (nworld, max_con, 2) a contact's body on side q where that side is a
+                          jointed tree's dense block with a spatial Jacobian in bjac (the pair's
+                          Hessian terms are then summed per run, kernels/sap/hessian_rigid.h);
+                          −1 otherwise; NULL when no model tree has joints or nothing touches */
+  real *bjac;          /* (nworld, nbody · bjac_stride) body b's spatial Jacobian (6 × its tree's
+                          nt, tree_body_jacobian) at b · bjac_stride, written with the contacts */
+  int bjac_stride, max_bjac; /* reals a body, a world */
   int max_list;
   real *H;             /* (nworld, nv, nv) column-major: the Cholesky batch's A */
   real *rhs;           /* (nworld, nv) the Cholesky batch's B: −∇ℓ in, Δv out */

@@ -131,4 +131,89 @@ static inline ISO_HD void sap_rigid_sum_flush(const sapRigidSum *s, const sapCli
   }
 }
 
+/* ---- a jointed body's side ---------------------------------------------------------------------
+ * A contact on a jointed tree's body b has the block s·Rᵀ[−[r]× | I]·J_b, J_b the body's spatial
+ * Jacobian (tree_body_jacobian: 6 × nt, angular rows then the velocity of b's point at the world
+ * origin, which is the tree clique's origin, so r is the point itself). The run's sums are then
+ * the same nine, and the 6 × 6 blocks sap_rigid_sum_flush writes for a free body are the K of
+ * H_pq += J_pᵀ·K·J_q. The pick's finger contacts took ~1,230 instructions each through the
+ * general 3 × 9 block (sap_cj_add_hessian_3small); the sums take ~500, and J_b enters once per
+ * run. H differs from the per-constraint assembly at round-off (tests/test_sap_cliques.c). */
+
+/* Whether constraint i of a world (con_body: its sides' bodies, NULL when none are kept) is a
+ * contact whose sides are each a free body's point, the world, or a jointed body with a kept
+ * spatial Jacobian, on two different cliques, and not sap_con_rigid_pair's (a jointed side at
+ * least). */
+static inline ISO_HD int sap_con_body_pair(const sapCon *c, const sapClique *cl, const int *con_body) {
+  if (!con_body || c->kind != SAP_CON_CONTACT || c->rows != 3 || c->clique[0] == c->clique[1]) return 0;
+  int dense = 0;
+  for (int q = 0; q < 2; ++q) {
+    if (c->clique[q] < 0) continue;
+    if (c->block[q] == SAP_BLOCK_DENSE && con_body[q] >= 0) dense = 1;
+    else if (c->block[q] != SAP_BLOCK_RIGID_POINT || cl[c->clique[q]].nv != 6) return 0;
+  }
+  return dense;
+}
+
+/* Hpq (rows of clique p, columns of clique q; leading dimension nv) += J_pᵀ·K·J_q with K 6 × 6
+ * row-major and J_p, J_q 6 × np, 6 × nq row-major (NULL: the identity, a free body's own six
+ * DoFs); diag: the lower triangle only (p = q). One column of K·J_q at a time. */
+static inline ISO_HD void sap_body_block(const real *K, const real *Jp, int np, const real *Jq, int nq, int diag, int nv,
+                                         real *Hpq) {
+  for (int b = 0; b < nq; ++b) {
+    real t[6];
+    for (int i = 0; i < 6; ++i) {
+      if (!Jq) {
+        t[i] = K[6 * i + b];
+        continue;
+      }
+      real x = K[6 * i] * Jq[b];
+      for (int k = 1; k < 6; ++k) x += K[6 * i + k] * Jq[nq * k + b];
+      t[i] = x;
+    }
+    real *Hb = Hpq + (long)b * nv;
+    for (int a = diag ? b : 0; a < np; ++a) {
+      if (!Jp) {
+        Hb[a] += t[a];
+        continue;
+      }
+      real x = Jp[a] * t[0];
+      for (int i = 1; i < 6; ++i) x += Jp[np * i + a] * t[i];
+      Hb[a] += x;
+    }
+  }
+}
+
+/* H += the run's sums through the sides' spatial Jacobians J[q] (NULL for a free body): the K of
+ * each block is what sap_rigid_sum_flush adds for free bodies. */
+static inline ISO_HD void sap_body_sum_flush(const sapRigidSum *s, const sapClique *cl, const real *const J[2], int nv,
+                                             real *H) {
+  real K[36];
+  for (int q = 0; q < 2; ++q) { /* the diagonal blocks (s_q² = 1), symmetric: lower entries mirrored */
+    if (s->clique[q] < 0) continue;
+    const sapClique *c = cl + s->clique[q];
+    for (int a = 0; a < 3; ++a)
+      for (int b = 0; b < 3; ++b) {
+        const int lo = a >= b ? 3 * a + b : 3 * b + a;
+        K[6 * a + b] = -s->Q[q][lo];
+        K[6 * (3 + a) + 3 + b] = s->S[lo];
+        K[6 * (3 + a) + b] = -s->P[q][3 * a + b];
+        K[6 * b + 3 + a] = -s->P[q][3 * a + b];
+      }
+    sap_body_block(K, J[q], c->nv, J[q], c->nv, 1, nv, H + (long)c->v0 * nv + c->v0);
+  }
+  if (s->clique[0] < 0 || s->clique[1] < 0) return;
+  /* the block below the diagonal, rows hi, columns lo: s_hi·s_lo = −1 */
+  const int hi = cl[s->clique[0]].v0 > cl[s->clique[1]].v0 ? 0 : 1, lo = 1 - hi;
+  const sapClique *ch = cl + s->clique[hi], *cw = cl + s->clique[lo];
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b < 3; ++b) {
+      K[6 * a + b] = s->Q[2][3 * a + b];
+      K[6 * (3 + a) + b] = s->P[lo][3 * a + b];
+      K[6 * a + 3 + b] = s->P[hi][3 * b + a];
+      K[6 * (3 + a) + 3 + b] = -s->S[3 * a + b];
+    }
+  sap_body_block(K, J[hi], ch->nv, J[lo], cw->nv, 0, nv, H + (long)cw->v0 * nv + ch->v0);
+}
+
 #endif

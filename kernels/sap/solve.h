@@ -281,6 +281,8 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
         for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
     }
   }
+  const int *cbody = B->con_body ? B->con_body + 2L * w * B->max_con : (const int *)0;
+  const real *bjac = B->bjac ? B->bjac + (long)w * B->max_bjac : (const real *)0;
   for (int i = 0; i < n;) {
     if (sap_con_rigid_pair(con + i, cl)) { /* a run of free-body contacts on the same cliques */
       sapRigidSum sum;
@@ -298,6 +300,28 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
       } while (i < n && con[i].clique[0] == sum.clique[0] && con[i].clique[1] == sum.clique[1] &&
                sap_con_rigid_pair(con + i, cl));
       sap_rigid_sum_flush(&sum, cl, nv, H);
+      continue;
+    }
+    if (sap_con_body_pair(con + i, cl, cbody ? cbody + 2 * i : (const int *)0)) {
+      /* a run of contacts on the same bodies, a jointed one among them */
+      sapRigidSum sum;
+      sap_rigid_sum_begin(&sum, con + i);
+      const int b0 = cbody[2 * i], b1 = cbody[2 * i + 1];
+      do {
+        if (ws) {
+          sap_rigid_sum_add(&sum, cl, &ws[i].j.R, ws[i].G, ws[i].r);
+        } else {
+          sapJac j = sap_con_jac(B, w, con + i);
+          real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+          sap_con_eval(con + i, &j, cl, v, (real *)0, G);
+          sap_rigid_sum_add(&sum, cl, &j.R_WC, G, j.r);
+        }
+        ++i;
+      } while (i < n && con[i].clique[0] == sum.clique[0] && con[i].clique[1] == sum.clique[1] &&
+               sap_con_body_pair(con + i, cl, cbody + 2 * i) && cbody[2 * i] == b0 && cbody[2 * i + 1] == b1);
+      const real *J[2] = {b0 >= 0 ? bjac + (long)b0 * B->bjac_stride : (const real *)0,
+                          b1 >= 0 ? bjac + (long)b1 * B->bjac_stride : (const real *)0};
+      sap_body_sum_flush(&sum, cl, J, nv, H);
       continue;
     }
     if (ws) {

@@ -88,6 +88,9 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
   pool.cap = B->max_jpool;
   pool.used = 0;
   pool.con_jac = B->con_jac ? B->con_jac + (long)w * B->max_con : (int *)0;
+  pool.con_body = B->con_body ? B->con_body + 2L * w * B->max_con : (int *)0;
+  pool.bjac = B->bjac ? B->bjac + (long)w * B->max_bjac : (real *)0;
+  pool.bjac_stride = B->bjac_stride;
   const svec *Sw = TS->S ? TS->S + (long)w * TS->nv : (const svec *)0;
   const int njoint_cap = JI->nlimit + TS->nact + JI->ncoupler, max_contact = B->max_con - njoint_cap;
   sapCon *con = B->con + (long)w * B->max_con;

@@ -29,6 +29,9 @@ typedef struct sapPool {
   real *J;      /* the world's pool (max_jpool reals) */
   int cap, used;
   int *con_jac; /* (max_con) the world's offsets */
+  int *con_body; /* (max_con, 2) the world's contacts' jointed bodies (sapBatch.con_body), or NULL */
+  real *bjac;    /* the world's body Jacobians (sapBatch.bjac) */
+  int bjac_stride;
 } sapPool;
 
 /* Room for n reals at the end of the pool; NULL when it is full. */
@@ -75,6 +78,7 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
   c->clique[0] = sap_body_clique(TS, ba, &c->block[0]);
   c->clique[1] = sap_body_clique(TS, bb, &c->block[1]);
   const int body[2] = {ba, bb};
+  if (pool->con_body) pool->con_body[2 * ci] = pool->con_body[2 * ci + 1] = -1;
   vec3 o[2] = {sap_body_origin(X_WB, ba), sap_body_origin(X_WB, bb)};
   for (int q = 0; q < 2; ++q)
     if (c->clique[q] < 0) c->block[q] = SAP_BLOCK_RIGID_POINT; /* no block: the world, or welded */
@@ -110,6 +114,10 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
     if (!J) return 0;
     sap_tree_block(TS, Sw, X_WB, body[q], p_WC, j.R_WC, q ? (real)1 : (real)-1, J);
     j.Jd[q] = J;
+    if (pool->con_body) { /* the body's spatial Jacobian, for the Hessian's per-run sums */
+      pool->con_body[2 * ci + q] = body[q];
+      tree_body_jacobian(&TS->T, b0, b1, v0, X_WB, Sw + v0, body[q], pool->bjac + (long)body[q] * pool->bjac_stride);
+    }
   }
   *out = j;
   return 1;
