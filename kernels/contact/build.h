@@ -54,9 +54,7 @@ static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int
   p.sigma = M->sigma;
   p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
   p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
-  real vc[3];
-  sap_con_apply(j, cl, v0, vc);
-  p.vn0 = vc[2];
+  p.vn0 = sap_con_apply_normal(j, cl, v0);
   return p;
 }
 

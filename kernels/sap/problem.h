@@ -316,6 +316,30 @@ static inline ISO_HD void sap_con_apply(const sapJac *j, const sapClique *cl, co
   sap_cj_apply(&b, cl, x, vc);
 }
 
+/* (J·x)[2], a contact's normal row alone, by sap_con_apply's operations for that row: a free
+ * body's point forms only its row 2 of rigid_point_jacobian (s·[r × C_z, C_z]) and sums it in the
+ * same order, so the bits are sap_con_apply's vc[2]; other blocks take the whole product. The
+ * constraint build reads vn0 from it once per contact (two thirds of a sliding coin's J·v0 went
+ * to rows it never read). */
+static inline ISO_HD real sap_con_apply_normal(const sapJac *j, const sapClique *cl, const real *x) {
+  if (!sap_free_point_blocks(j->rows, j->clique, j->block[0], j->block[1], cl)) {
+    real vc[SAP_MAX_ROWS];
+    sap_con_apply(j, cl, x, vc);
+    return vc[2];
+  }
+  real acc = 0;
+  const vec3 c = m3_col(j->R_WC, 2);
+  for (int q = 1; q >= 0; --q) {
+    if (j->clique[q] < 0) continue;
+    const real s = q ? (real)1 : (real)-1;
+    const vec3 rc = v3_cross(j->r[q], c);
+    const real row[6] = {s * rc.x, s * rc.y, s * rc.z, s * c.x, s * c.y, s * c.z};
+    const real *xq = x + cl[j->clique[q]].v0;
+    for (int k = 0; k < 6; ++k) acc += row[k] * xq[k];
+  }
+  return acc;
+}
+
 /* out += s·Jᵀ·g for constraint j. */
 static inline ISO_HD void sap_con_apply_t(const sapJac *j, const sapClique *cl, const real *g, real s, real *out) {
   real storage[2][SAP_BLOCK_MAX];
