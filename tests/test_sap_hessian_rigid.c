@@ -13,6 +13,7 @@
 
 #include "kernels/sap/solve.h"
 #include "support/sap_problem.h"
+#include "support/rng.h"
 #include "support/sap_random.h"
 #include "support/support.h"
 
@@ -26,6 +27,34 @@ static void rand_spd3(test_rng *r, double *G) {
   for (int i = 0; i < 3; ++i) /* MᵀM, mirrored so that G is bitwise symmetric, as a law's is */
     for (int k = 0; k <= i; ++k)
       G[3 * i + k] = G[3 * k + i] = M[i] * M[k] + M[3 + i] * M[3 + k] + M[6 + i] * M[6 + k];
+}
+
+/* Hs (a run's sums flushed) against Hg (the per-constraint assembly), nv × nv column-major, the
+ * run on cliques c0, c1 of cl: nothing above the diagonal or outside the two cliques' blocks, and
+ * each entry within 1e-14 of the largest. Each entry is a sum over the run's contacts of products
+ * of O(1) numbers (r ≤ 0.6 m, |G| ≤ 3, a spatial Jacobian's entries ≤ 1), taken in another order:
+ * 1e-14 of the largest entry is ~50 ulps. Returns that largest entry. */
+static double run_compare(const double *Hs, const double *Hg, int nv, const sapClique *cl, int c0, int c1) {
+  double hmax = 0, err = 0;
+  for (int col = 0; col < nv; ++col)
+    for (int row = 0; row < nv; ++row) {
+      const double hs = Hs[col * nv + row], hg = Hg[col * nv + row];
+      int in_r = 0, in_c = 0;
+      for (int q = 0; q < 2; ++q) {
+        const int cq = q ? c1 : c0;
+        if (cq < 0) continue;
+        in_r |= row >= cl[cq].v0 && row < cl[cq].v0 + cl[cq].nv;
+        in_c |= col >= cl[cq].v0 && col < cl[cq].v0 + cl[cq].nv;
+      }
+      if (row < col || !in_r || !in_c)
+        cr_assert(hs == 0, "cliques %d, %d: H[%d][%d] = %g written outside the lower blocks", c0, c1, row, col, hs);
+      hmax = fmax(hmax, fabs(hg));
+      err = fmax(err, fabs(hs - hg));
+    }
+  cr_assert_gt(hmax, 0.1, "cliques %d, %d: the run adds something", c0, c1);
+  cr_assert_leq(err, 1e-14 * hmax, "cliques %d, %d: the sums differ from the per-constraint H by %g (max %g)", c0, c1,
+                err, hmax);
+  return hmax;
 }
 
 /* A run of n contacts on cliques (c0, c1) into Hs through the sums and into Hg one constraint at
@@ -51,25 +80,7 @@ static double run_matches(test_rng *r, int c0, int c1, int n) {
     sap_con_add_hessian(&j, k_cl, G, NV, Hg);
   }
   sap_rigid_sum_flush(&sum, k_cl, NV, Hs);
-  double hmax = 0, err = 0;
-  for (int col = 0; col < NV; ++col)
-    for (int row = 0; row < NV; ++row) {
-      const double hs = Hs[col * NV + row], hg = Hg[col * NV + row];
-      const int in0 = (c0 >= 0 && row >= k_cl[c0].v0 && row < k_cl[c0].v0 + 6) ||
-                      (c1 >= 0 && row >= k_cl[c1].v0 && row < k_cl[c1].v0 + 6);
-      const int in1 = (c0 >= 0 && col >= k_cl[c0].v0 && col < k_cl[c0].v0 + 6) ||
-                      (c1 >= 0 && col >= k_cl[c1].v0 && col < k_cl[c1].v0 + 6);
-      if (row < col || !in0 || !in1)
-        cr_assert(hs == 0, "cliques %d, %d: H[%d][%d] = %g written outside the lower blocks", c0, c1, row, col, hs);
-      hmax = fmax(hmax, fabs(hg));
-      err = fmax(err, fabs(hs - hg));
-    }
-  /* each entry is a sum over n contacts of products of O(1) numbers (r ≤ 0.6 m, |G| ≤ 3), taken
-   * in another order: 1e-14 of the largest entry is ~50 ulps */
-  cr_assert_gt(hmax, 0.1, "cliques %d, %d: the run adds something", c0, c1);
-  cr_assert_leq(err, 1e-14 * hmax, "cliques %d, %d: the sums differ from the per-constraint H by %g (max %g)", c0, c1,
-                err, hmax);
-  return hmax;
+  return run_compare(Hs, Hg, NV, k_cl, c0, c1);
 }
 
 Test(sap_hessian_rigid, a_run_gives_the_per_constraint_hessian) {
@@ -126,8 +137,8 @@ static void tree_run_matches(test_rng *r, int c0, int c1, int n) {
   sapRigidSum sum;
   sap_rigid_sum_begin(&sum, &c);
   for (int k = 0; k < n; ++k) {
-    const vec3 nz = v3_normalize(v3(test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1), test_rng_uniform(r, -1, 1)));
-    const vec3 p = v3(test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3), test_rng_uniform(r, -.3, .3));
+    const vec3 nz = v3_normalize(rand_v3(r, -1, 1));
+    const vec3 p = rand_v3(r, -.3, .3);
     const vec3 o[2] = {c0 == 1 ? v3_zero() : v3(0.1, -0.2, 0.05), c1 == 1 ? v3_zero() : v3(-0.15, 0.1, 0.2)};
     double G[9];
     rand_spd3(r, G);
@@ -136,7 +147,8 @@ static void tree_run_matches(test_rng *r, int c0, int c1, int n) {
       if (c.block[q] != SAP_BLOCK_DENSE) continue;
       const double s = q ? 1.0 : -1.0;
       for (int b = 0; b < TNT; ++b) {
-        const vec3 w = v3(Jb[b], Jb[TNT + b], Jb[2 * TNT + b]), vo = v3(Jb[3 * TNT + b], Jb[4 * TNT + b], Jb[5 * TNT + b]);
+        const vec3 w = v3(Jb[b], Jb[TNT + b], Jb[2 * TNT + b]);
+        const vec3 vo = v3(Jb[3 * TNT + b], Jb[4 * TNT + b], Jb[5 * TNT + b]);
         const vec3 vp = v3_add(vo, v3_cross(w, p)); /* the point's velocity per unit DoF b */
         for (int i = 0; i < 3; ++i) Jd[q][TNT * i + b] = s * v3_dot(m3_col(j.R_WC, i), vp);
       }
@@ -147,27 +159,7 @@ static void tree_run_matches(test_rng *r, int c0, int c1, int n) {
   }
   const double *J[2] = {c0 == 1 ? Jb : (const double *)0, c1 == 1 ? Jb : (const double *)0};
   sap_body_sum_flush(&sum, k_tcl, J, TNV, Hs);
-  double hmax = 0, err = 0;
-  for (int col = 0; col < TNV; ++col)
-    for (int row = 0; row < TNV; ++row) {
-      const double hs = Hs[col * TNV + row], hg = Hg[col * TNV + row];
-      int in_r = 0, in_c = 0;
-      for (int q = 0; q < 2; ++q) {
-        const int cq = q ? c1 : c0;
-        if (cq < 0) continue;
-        in_r |= row >= k_tcl[cq].v0 && row < k_tcl[cq].v0 + k_tcl[cq].nv;
-        in_c |= col >= k_tcl[cq].v0 && col < k_tcl[cq].v0 + k_tcl[cq].nv;
-      }
-      if (row < col || !in_r || !in_c)
-        cr_assert(hs == 0, "cliques %d, %d: H[%d][%d] = %g written outside the lower blocks", c0, c1, row, col, hs);
-      hmax = fmax(hmax, fabs(hg));
-      err = fmax(err, fabs(hs - hg));
-    }
-  /* as run_matches, with J_b's O(1) entries one more product deep: 1e-14 of the largest entry is
-   * still ~50 ulps of it */
-  cr_assert_gt(hmax, 0.1, "cliques %d, %d: the run adds something", c0, c1);
-  cr_assert_leq(err, 1e-14 * hmax, "cliques %d, %d: the sums differ from the per-constraint H by %g (max %g)", c0, c1,
-                err, hmax);
+  run_compare(Hs, Hg, TNV, k_tcl, c0, c1);
 }
 
 Test(sap_hessian_rigid, a_jointed_run_gives_the_per_constraint_hessian) {

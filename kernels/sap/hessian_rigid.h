@@ -158,8 +158,8 @@ static inline ISO_HD int sap_con_body_pair(const sapCon *c, const sapClique *cl,
 /* Hpq (rows of clique p, columns of clique q; leading dimension nv) += J_pᵀ·K·J_q with K 6 × 6
  * row-major and J_p, J_q 6 × np, 6 × nq row-major (NULL: the identity, a free body's own six
  * DoFs); diag: the lower triangle only (p = q). One column of K·J_q at a time. */
-static inline ISO_HD void sap_body_block(const real *K, const real *Jp, int np, const real *Jq, int nq, int diag, int nv,
-                                         real *Hpq) {
+static inline ISO_HD void sap_body_block(const real *K, const real *Jp, int np, const real *Jq, int nq, int diag,
+                                         int nv, real *Hpq) {
   for (int b = 0; b < nq; ++b) {
     real t[6];
     for (int i = 0; i < 6; ++i) {

@@ -176,6 +176,20 @@ static inline ISO_HD void sap_newton_begin_ws(const sapBatch *B, int w, sapWorkC
   sap_newton_begin_at(B, w, ws, 1);
 }
 
+/* Constraint i's Hessian terms into a run's sums (kernels/sap/hessian_rigid.h): its frame, G and
+ * offsets from the workspace, or formed here at v. */
+static inline ISO_HD void sap_run_add(const sapBatch *B, int w, const sapWorkCon *ws, const sapCon *con, int i,
+                                      const sapClique *cl, const real *v, sapRigidSum *sum) {
+  if (ws) {
+    sap_rigid_sum_add(sum, cl, &ws[i].j.R, ws[i].G, ws[i].r);
+    return;
+  }
+  sapJac j = sap_con_jac(B, w, con + i);
+  real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
+  sap_con_eval(con + i, &j, cl, v, (real *)0, G);
+  sap_rigid_sum_add(sum, cl, &j.R_WC, G, j.r);
+}
+
 /* sap_newton_begin_ws; identity_when_done = 0 leaves H and rhs as they are when the world is
  * done, for a caller that stops there instead of factoring every world (sap_solve_world): an
  * identity of nv² reals written for nothing is a world's largest memory traffic. */
@@ -288,15 +302,7 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
       sapRigidSum sum;
       sap_rigid_sum_begin(&sum, con + i);
       do {
-        if (ws) {
-          sap_rigid_sum_add(&sum, cl, &ws[i].j.R, ws[i].G, ws[i].r);
-        } else {
-          sapJac j = sap_con_jac(B, w, con + i);
-          real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
-          sap_con_eval(con + i, &j, cl, v, (real *)0, G);
-          sap_rigid_sum_add(&sum, cl, &j.R_WC, G, j.r);
-        }
-        ++i;
+        sap_run_add(B, w, ws, con, i++, cl, v, &sum);
       } while (i < n && con[i].clique[0] == sum.clique[0] && con[i].clique[1] == sum.clique[1] &&
                sap_con_rigid_pair(con + i, cl));
       sap_rigid_sum_flush(&sum, cl, nv, H);
@@ -308,15 +314,7 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
       sap_rigid_sum_begin(&sum, con + i);
       const int b0 = cbody[2 * i], b1 = cbody[2 * i + 1];
       do {
-        if (ws) {
-          sap_rigid_sum_add(&sum, cl, &ws[i].j.R, ws[i].G, ws[i].r);
-        } else {
-          sapJac j = sap_con_jac(B, w, con + i);
-          real G[SAP_MAX_ROWS * SAP_MAX_ROWS];
-          sap_con_eval(con + i, &j, cl, v, (real *)0, G);
-          sap_rigid_sum_add(&sum, cl, &j.R_WC, G, j.r);
-        }
-        ++i;
+        sap_run_add(B, w, ws, con, i++, cl, v, &sum);
       } while (i < n && con[i].clique[0] == sum.clique[0] && con[i].clique[1] == sum.clique[1] &&
                sap_con_body_pair(con + i, cl, cbody + 2 * i) && cbody[2 * i] == b0 && cbody[2 * i + 1] == b1);
       const real *J[2] = {b0 >= 0 ? bjac + (long)b0 * B->bjac_stride : (const real *)0,
