@@ -138,7 +138,7 @@ static inline ISO_HD void sap_rigid_sum_flush(const sapRigidSum *s, const sapCli
  * the same nine, and the 6 × 6 blocks sap_rigid_sum_flush writes for a free body are the K of
  * H_pq += J_pᵀ·K·J_q. The pick's finger contacts took ~1,230 instructions each through the
  * general 3 × 9 block (sap_cj_add_hessian_3small); the sums take ~500, and J_b enters once per
- * run. H differs from the per-constraint assembly at round-off (tests/test_sap_cliques.c). */
+ * run. H differs from the per-constraint assembly at round-off (tests/test_sap_hessian_rigid.c). */
 
 /* Whether constraint i of a world (con_body: its sides' bodies, NULL when none are kept) is a
  * contact whose sides are each a free body's point, the world, or a jointed body with a kept

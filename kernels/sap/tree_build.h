@@ -116,7 +116,10 @@ static inline ISO_HD int sap_con_geometry_tree(sapCon *c, int ci, int ba, int bb
     j.Jd[q] = J;
     if (pool->con_body) { /* the body's spatial Jacobian, for the Hessian's per-run sums */
       pool->con_body[2 * ci + q] = body[q];
-      tree_body_jacobian(&TS->T, b0, b1, v0, X_WB, Sw + v0, body[q], pool->bjac + (long)body[q] * pool->bjac_stride);
+      /* formed once per run: the contact before on this side (contacts come first, so it is one)
+       * already wrote this body's this step */
+      if (ci == 0 || pool->con_body[2 * (ci - 1) + q] != body[q])
+        tree_body_jacobian(&TS->T, b0, b1, v0, X_WB, Sw + v0, body[q], pool->bjac + (long)body[q] * pool->bjac_stride);
     }
   }
   *out = j;
