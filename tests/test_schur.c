@@ -255,3 +255,104 @@ Test(schur, unfactor_gives_t_back) {
   free(T);
   factored_free(&f);
 }
+
+/* The lowest common ancestor of positions a and b in the elimination forest, -1 when none. */
+static int tree_lca(const bcholView *v, int a, int b) {
+  while (a != b && a >= 0 && b >= 0) a < b ? (a = v->parent[a]) : (b = v->parent[b]);
+  return a == b ? a : -1;
+}
+
+/* W = (T⁻¹)_pp by schur_gram (what a world's deformable clique uses where its Newton storage has
+ * room) against the dense T⁻¹'s columns at the participating DoFs: one inverse of T, so the
+ * error is ~k·eps·kappa against max|W| (k: a few hundred terms per sum); 1e-13·kappa as the
+ * bound, as check_set's. Its diagonal blocks are exactly symmetric (the same products in the
+ * same order), and the four-lane path sum gives the portable one's bits on every pair. */
+static void check_gram(const factored *f, int np, const int *pv) {
+  const int n = f->nvert, n3 = 3 * n, m = 3 * np;
+  int *mark = malloc(sizeof(int) * (size_t)(2 * n + 1)), *path = mark + n;
+  const int npath = schur_path_union(&f->v, pv, np, mark, path);
+  double *store = calloc((size_t)schur_gram_room(n, np, npath) + 1, sizeof(double));
+  double *W = malloc(sizeof(double) * ((size_t)m * m + 1));
+  schur_gram(&f->v, f->L, np, pv, path, npath, mark, store, W);
+  double *T = malloc(sizeof(double) * (size_t)n3 * n3), *col = malloc(sizeof(double) * (size_t)n3);
+  memcpy(T, f->T, sizeof(double) * (size_t)n3 * n3);
+  cr_assert_eq(chol_factor(n3, T), 0);
+  double wmax = 0, err = 0;
+  for (int b = 0; b < m; ++b) {
+    for (int i = 0; i < n3; ++i) col[i] = 0;
+    col[3 * pv[b / 3] + b % 3] = 1;
+    chol_solve(n3, T, col);
+    for (int a = 3 * (b / 3); a < m; ++a) { /* the lower triangle and the diagonal blocks */
+      const double want = col[3 * pv[a / 3] + a % 3];
+      wmax = fmax(wmax, fabs(want));
+      err = fmax(err, fabs(W[a + (size_t)b * m] - want));
+    }
+  }
+  cr_assert_gt(wmax, 0);
+  cr_assert_leq(err, 1e-13 * f->kappa * wmax, "np %d: W misses (T^-1)_pp by %g of %g", np, err, wmax);
+  for (int s = 0; s < np; ++s)
+    for (int c1 = 0; c1 < 3; ++c1)
+      for (int c2 = 0; c2 < 3; ++c2)
+        cr_assert_eq(W[3 * s + c1 + (size_t)(3 * s + c2) * m], W[3 * s + c2 + (size_t)(3 * s + c1) * m]);
+#if ISO_AVX2
+  if (iso_cpu_avx2()) {
+    const double *panel = store + 9L * n;
+    for (int t = 0; t < np; ++t)
+      for (int s = t; s < np; ++s) {
+        const int j = tree_lca(&f->v, f->v.iperm[pv[s]], f->v.iperm[pv[t]]);
+        if (j < 0) continue;
+        double a1[9] = {0}, a2[9] = {0};
+        schur_gram_path_portable(&f->v, j, mark, panel + 9L * npath * s, panel + 9L * npath * t, a1);
+        schur_gram_path_avx2(&f->v, j, mark, panel + 9L * npath * s, panel + 9L * npath * t, a2);
+        cr_assert(test_same_bits(a1, a2, 9), "pair (%d, %d): the lanes' sum differs from the scalar one", s, t);
+      }
+  }
+#endif
+  free(mark), free(store), free(W), free(T), free(col);
+}
+
+static void check_gram_mesh(factored *f, uint64_t seed) {
+  test_rng r = {seed};
+  const int n = f->nvert;
+  int *pv = malloc(sizeof(int) * (size_t)n);
+  const int sizes[5] = {1, 2, n / 3, n - 1, n};
+  for (int t = 0; t < 5; ++t) {
+    random_set(&r, n, sizes[t], pv);
+    check_gram(f, sizes[t], pv);
+  }
+  free(pv);
+}
+
+Test(schur, gram_gives_the_inverse_block) {
+  int nv, nt;
+  int *tet = fem_grid_mesh(3, 3, 2, &nv, &nt);
+  factored f;
+  factored_make(&f, tet, nv, nt, 17);
+  check_gram_mesh(&f, 170);
+  factored_free(&f);
+  const int sizes[2][2] = {{25, 15}, {50, 70}};
+  for (int t = 0; t < 2; ++t) {
+    test_rng r = {190 + t};
+    factored g;
+    factored_make(&g, fem_soup_mesh(&r, sizes[t][0], sizes[t][1]), sizes[t][0], sizes[t][1], 18 + t);
+    check_gram_mesh(&g, 180 + 10 * t);
+    factored_free(&g);
+  }
+}
+
+/* Two grids with no vertex in common: a forest of two trees, whose vertices' blocks of W are
+ * zero (T⁻¹ couples nothing across), and each tree's blocks as the dense inverse's. */
+Test(schur, gram_on_a_forest) {
+  int nv, nt;
+  int *one = fem_grid_mesh(2, 2, 1, &nv, &nt);
+  int *tet = malloc(sizeof(int) * 8 * (size_t)nt);
+  for (int i = 0; i < 4 * nt; ++i) tet[i] = one[i], tet[4 * nt + i] = one[i] + nv;
+  free(one);
+  factored f;
+  factored_make(&f, tet, 2 * nv, 2 * nt, 23);
+  int roots = 0;
+  for (int j = 0; j < f.v.n; ++j) roots += f.v.parent[j] < 0;
+  cr_assert_eq(roots, 2, "two components, two trees");
+  check_gram_mesh(&f, 230);
+  factored_free(&f);
+}

@@ -83,32 +83,38 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
         for (int r = c; r < m; ++r) Ab[(long)r * n3 + c] = Ab[(long)c * n3 + r] = F->dt * H[(long)c * m + r];
       continue;
     }
-    /* W = (T⁻¹)_pp column by column: T⁻¹'s column for participating DoF c is L⁻ᵀ(L⁻¹P e_c), and
-     * L⁻¹P e_c is nonzero only on the elimination-tree path above c's vertex, so the forward
-     * solve runs on that path alone (schur_forward_unit: the whole forward solve's bits, its
-     * exact zeros skipped). W reads the back solve's rows at participating positions only, and
-     * those read only their ancestors: the back solve runs on the union U of the participating
-     * positions' paths (bchol_upper_solve_on: the whole solve's bits there). U's list, descending,
-     * is kept in rhs, which nothing reads between the factor and the update after the solve
-     * (fem_finish_world writes it afresh): n marks, then the list. */
+    /* W = (T⁻¹)_pp. L⁻¹P e_c, for participating DoF c, is nonzero only on the elimination-tree
+     * path above c's vertex, so its forward solve runs on that path alone (schur_forward_unit:
+     * the whole forward solve's bits, its exact zeros skipped), and the paths' union U holds
+     * every block W reads. U's list, descending, is kept in rhs, which nothing reads between the
+     * factor and the update after the solve (fem_finish_world writes it afresh): n ints of
+     * marks (then each position's index in U), then the list. Where H has room past W for the
+     * solves' blocks on their paths, W = YᵀY from them (schur_gram); else each column of T⁻¹ on
+     * U by a back solve (bchol_upper_solve_on: the whole solve's bits there), W its rows at the
+     * participating positions. */
     real *work = F->work + (long)w * F->ndv3 + 3L * V0;
     int *mark = (int *)(F->rhs + (long)w * F->ndv3 + 3L * V0), *path = mark + nvert;
     const int npath = schur_path_union(&Vw, pv, np[d], mark, path);
-    /* a vertex's three columns at once where H has room past W for them (3n × 3 reals): each
-     * block of L read once for three solves, the same bits as one at a time */
-    real *Y3 = (long)a->sap_nv * a->sap_nv - (long)m * m >= 9L * nvert ? H + (long)m * m : (real *)0;
-    for (int s = 0; s < np[d]; ++s) {
-      if (Y3) {
-        schur_forward_unit3(&Vw, Lv, Vw.iperm[pv[s]], Y3);
-        bchol_upper_solve_on3(&Vw, Lv, path, npath, Y3);
-        for (int c = 0; c < 3; ++c)
-          for (int r = 0; r < m; ++r) H[(long)(3 * s + c) * m + r] = Y3[9 * Vw.iperm[pv[r / 3]] + 3 * (r % 3) + c];
-        continue;
-      }
-      for (int c = 3 * s; c < 3 * s + 3; ++c) {
-        schur_forward_unit(&Vw, Lv, Vw.iperm[pv[s]], c % 3, work);
-        bchol_upper_solve_on(&Vw, Lv, path, npath, work);
-        for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
+    const long room = (long)a->sap_nv * a->sap_nv - (long)m * m;
+    if (room >= schur_gram_room(nvert, np[d], npath)) {
+      schur_gram(&Vw, Lv, np[d], pv, path, npath, mark, H + (long)m * m, H);
+    } else {
+      /* a vertex's three columns at once where H has room past W for them (3n × 3 reals): each
+       * block of L read once for three solves, the same bits as one at a time */
+      real *Y3 = room >= 9L * nvert ? H + (long)m * m : (real *)0;
+      for (int s = 0; s < np[d]; ++s) {
+        if (Y3) {
+          schur_forward_unit3(&Vw, Lv, Vw.iperm[pv[s]], Y3);
+          bchol_upper_solve_on3(&Vw, Lv, path, npath, Y3);
+          for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < m; ++r) H[(long)(3 * s + c) * m + r] = Y3[9 * Vw.iperm[pv[r / 3]] + 3 * (r % 3) + c];
+          continue;
+        }
+        for (int c = 3 * s; c < 3 * s + 3; ++c) {
+          schur_forward_unit(&Vw, Lv, Vw.iperm[pv[s]], c % 3, work);
+          bchol_upper_solve_on(&Vw, Lv, path, npath, work);
+          for (int r = 0; r < m; ++r) H[(long)c * m + r] = work[3 * Vw.iperm[pv[r / 3]] + r % 3];
+        }
       }
     }
     if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;

@@ -100,6 +100,100 @@ static inline ISO_HD real schur_path_dot(const bcholView *v, int k, const real *
   return s;
 }
 
+/* acc (3x3 row-major) += Ya^T Yb over the tree path from position j to its root, Ya and Yb the
+ * blocks of two vertices' three forward solves kept in panels (9 reals per position of U, at
+ * uidx's index; rows = DoFs of the position, columns = sides): entry (c1, c2) adds
+ * (a_0c1 b_0c2 + a_1c1 b_1c2) + a_2c1 b_2c2 per position, in path order. */
+static inline ISO_HD void schur_gram_path_portable(const bcholView *v, int j, const int *ISO_RESTRICT uidx,
+                                                   const real *ISO_RESTRICT pa, const real *ISO_RESTRICT pb,
+                                                   real acc[9]) {
+  for (; j >= 0; j = v->parent[j]) {
+    const real *a = pa + 9L * uidx[j], *b = pb + 9L * uidx[j];
+    for (int c1 = 0; c1 < 3; ++c1)
+      for (int c2 = 0; c2 < 3; ++c2)
+        acc[3 * c1 + c2] += a[c1] * b[c2] + a[3 + c1] * b[3 + c2] + a[6 + c1] * b[6 + c2];
+  }
+}
+#if ISO_AVX2
+/* The same, row c1 of acc in the lanes of one register (lane 3 unused): the same bits. */
+static inline ISO_AVX2_FN void schur_gram_path_avx2(const bcholView *v, int j, const int *ISO_RESTRICT uidx,
+                                                    const real *ISO_RESTRICT pa, const real *ISO_RESTRICT pb,
+                                                    real acc[9]) {
+  __m256d x0 = bchol_row4(acc), x1 = bchol_row4(acc + 3), x2 = bchol_row4(acc + 6);
+  for (; j >= 0; j = v->parent[j]) {
+    const real *a = pa + 9L * uidx[j], *b = pb + 9L * uidx[j];
+    const __m256d b0 = bchol_row4(b), b1 = bchol_row4(b + 3), b2 = bchol_row4(b + 6);
+    x0 = _mm256_add_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[0]), b0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(a[3]), b1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(a[6]), b2)));
+    x1 = _mm256_add_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[1]), b0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(a[4]), b1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(a[7]), b2)));
+    x2 = _mm256_add_pd(x2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[2]), b0),
+                                                       _mm256_mul_pd(_mm256_set1_pd(a[5]), b1)),
+                                         _mm256_mul_pd(_mm256_set1_pd(a[8]), b2)));
+  }
+  real t[12];
+  _mm256_storeu_pd(t, x0);
+  _mm256_storeu_pd(t + 4, x1);
+  _mm256_storeu_pd(t + 8, x2);
+  for (int c = 0; c < 3; ++c) acc[c] = t[c], acc[3 + c] = t[4 + c], acc[6 + c] = t[8 + c];
+}
+#endif
+static inline ISO_HD void schur_gram_path(const bcholView *v, int j, const int *ISO_RESTRICT uidx,
+                                          const real *ISO_RESTRICT pa, const real *ISO_RESTRICT pb, real acc[9]) {
+#if ISO_AVX2
+  if (iso_cpu_avx2()) {
+    schur_gram_path_avx2(v, j, uidx, pa, pb, acc);
+    return;
+  }
+#endif
+  schur_gram_path_portable(v, j, uidx, pa, pb, acc);
+}
+
+/* Reals of storage schur_gram needs past W: Y3 (9n) and the panels (9 per vertex and position
+ * of U). */
+static inline ISO_HD long long schur_gram_room(int n, int np, int npath) {
+  return 9LL * n + 9LL * np * npath;
+}
+
+/* W = (T⁻¹)_pp = YᵀY (Y = L⁻¹PE) for the np vertices pv (mesh order; W's row and column 3s + axis
+ * for pv[s]), W m×m column-major with m = 3·np: its lower triangle and its diagonal blocks whole.
+ * path[0..npath) is the union U of their tree paths, descending (schur_path_union); uidx (n ints)
+ * is scratch, overwritten with each position's index in U. Each vertex's three forward solves
+ * at once (schur_forward_unit3 into store, 9n reals: the single solve's bits), their blocks on
+ * its path kept in its panel (store + 9n + 9·npath·s); then block (s, t) of W, one sum over the
+ * path above the two vertices' lowest common ancestor, where both are nonzero (no block where
+ * either is an exact zero; two trees of the forest share none, and their block is 0).
+ * Against reading W from back solves (one solve on U per vertex, as many blocks of L as U's
+ * columns hold), a sum over a shared path per pair of vertices. store: schur_gram_room reals. */
+static inline ISO_HD void schur_gram(const bcholView *v, const real *ISO_RESTRICT Lv, int np,
+                                     const int *ISO_RESTRICT pv, const int *ISO_RESTRICT path, int npath,
+                                     int *ISO_RESTRICT uidx, real *ISO_RESTRICT store, real *ISO_RESTRICT W) {
+  const int m = 3 * np;
+  real *Y3 = store, *panel = store + 9L * v->n;
+  for (int q = 0; q < npath; ++q) uidx[path[q]] = q;
+  for (int s = 0; s < np; ++s) {
+    const int k = v->iperm[pv[s]];
+    schur_forward_unit3(v, Lv, k, Y3);
+    real *ps = panel + 9L * npath * s;
+    for (int j = k; j >= 0; j = v->parent[j])
+      for (int i = 0; i < 9; ++i) ps[9L * uidx[j] + i] = Y3[9 * j + i];
+  }
+  for (int t = 0; t < np; ++t)
+    for (int s = t; s < np; ++s) {
+      int a = v->iperm[pv[s]], b = v->iperm[pv[t]];
+      while (a != b && a >= 0 && b >= 0) { /* parents come later: the lower one climbs */
+        if (a < b) a = v->parent[a];
+        else b = v->parent[b];
+      }
+      real acc[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+      if (a == b && a >= 0) schur_gram_path(v, a, uidx, panel + 9L * npath * s, panel + 9L * npath * t, acc);
+      for (int c1 = 0; c1 < 3; ++c1)
+        for (int c2 = 0; c2 < 3; ++c2) W[(long long)(3 * t + c2) * m + 3 * s + c1] = acc[3 * c1 + c2];
+    }
+}
+
 /* The Schur complement S (M x M) of T's factor Lv on the m distinct vertices pvert (any order).
  * Z (3n x M): with want_z, Z = T^-1 E on return (rows in the mesh's order); without, Z is
  * workspace and holds Y = L^-1 P E in permuted rows. work: bchol_schur_work_size(n, m) reals.
