@@ -464,23 +464,27 @@ Test(cholesky, unit_tail_solve_gives_the_full_solve_bits) {
   }
 }
 
-/* chol_solve_unit_tail4 gives the four columns c..c+3 each with chol_solve_unit_tail's bits, for
- * every c that leaves four columns (so the first-three-alone and the all-four parts of both
- * sweeps run at every offset), and leaves each column's rows above its own start alone. */
+/* chol_solve_unit_tail4, and its AVX2 compile (chol_solve_unit_tail4_fast, where the CPU has
+ * it), give the four columns c..c+3 each with chol_solve_unit_tail's bits, for every c that
+ * leaves four columns (so the first-three-alone and the all-four parts of both sweeps run at
+ * every offset), and leave each column's rows above its own start alone. */
 Test(cholesky, four_unit_tails_at_once_give_the_single_tail_bits) {
   test_rng r = {405};
   const int n = 23;
   double A[23 * 23], y[23], B[4 * 23];
   spd_random(&r, n, A);
   cr_assert_eq(chol_factor(n, A), 0);
-  for (int c = 0; c + 3 < n; ++c) {
-    for (int i = 0; i < 4 * n; ++i) B[i] = -7;
-    chol_solve_unit_tail4(n, A, c, B);
-    for (int q = 0; q < 4; ++q) {
-      chol_solve_unit_tail(n, A, c + q, y);
-      cr_assert(test_same_bits(y + c + q, B + q * n + c + q, n - c - q), "columns from %d: column %d differs", c, q);
-      for (int i = 0; i < c + q; ++i)
-        cr_assert_eq(B[q * n + i], -7, "column %d: row %d above its tail written", c + q, i);
+  for (int route = 0; route < 2; ++route) {
+    for (int c = 0; c + 3 < n; ++c) {
+      for (int i = 0; i < 4 * n; ++i) B[i] = -7;
+      if (route) chol_solve_unit_tail4_fast(n, A, c, B);
+      else chol_solve_unit_tail4(n, A, c, B);
+      for (int q = 0; q < 4; ++q) {
+        chol_solve_unit_tail(n, A, c + q, y);
+        cr_assert(test_same_bits(y + c + q, B + q * n + c + q, n - c - q), "columns from %d: column %d differs", c, q);
+        for (int i = 0; i < c + q; ++i)
+          cr_assert_eq(B[q * n + i], -7, "column %d: row %d above its tail written", c + q, i);
+      }
     }
   }
 }

@@ -117,14 +117,14 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
         }
       }
     }
-    if (chol_factor(m, H) != 0) return ISO_WORLD_NOT_SPD;
+    if (chol_factor_env_fast(m, H) != 0) return ISO_WORLD_NOT_SPD; /* W is dense: chol_factor's bits */
     /* S = W⁻¹, column by column, rows c.. only; A = δt·S from its lower triangle, mirrored
      * (exactly symmetric) */
     /* four columns at a time where H has room past the factor for them (the same bits) */
     real *B4 = (long)a->sap_nv * a->sap_nv - (long)m * m >= 4L * m ? H + (long)m * m : (real *)0;
     int c = 0;
     for (; B4 && c + 3 < m; c += 4) {
-      chol_solve_unit_tail4(m, H, c, B4);
+      chol_solve_unit_tail4_fast(m, H, c, B4);
       for (int q = 0; q < 4; ++q) {
         const int cq = c + q;
         for (int r = cq; r < m; ++r) Ab[(long)r * n3 + cq] = Ab[(long)cq * n3 + r] = F->dt * B4[(long)q * m + r];

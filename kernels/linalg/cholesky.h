@@ -168,7 +168,8 @@ static inline ISO_HD void chol_solve_unit_tail(int n, const real *ISO_RESTRICT L
  * column q in B + q·n, rows c + q.. written): each column gets chol_solve_unit_tail's bits, as
  * each takes the same terms in the same order; a column of L is read once for the four in the
  * forward solve. */
-static inline ISO_HD void chol_solve_unit_tail4(int n, const real *ISO_RESTRICT L, int c, real *ISO_RESTRICT B) {
+static inline ISO_HD ISO_INLINE void chol_solve_unit_tail4_inline(int n, const real *ISO_RESTRICT L, int c,
+                                                             real *ISO_RESTRICT B) {
   real *b0 = B, *b1 = B + n, *b2 = B + 2L * n, *b3 = B + 3L * n;
   for (int i = c; i < n; ++i) b0[i] = i == c ? (real)1 : (real)0;
   for (int i = c + 1; i < n; ++i) b1[i] = i == c + 1 ? (real)1 : (real)0;
@@ -215,6 +216,31 @@ static inline ISO_HD void chol_solve_unit_tail4(int n, const real *ISO_RESTRICT 
       b[j] = (b[j] - chol_dot4(cj, b, j + 1, n)) / cj[j];
     }
   }
+}
+
+static inline ISO_HD void chol_solve_unit_tail4(int n, const real *ISO_RESTRICT L, int c, real *ISO_RESTRICT B) {
+  chol_solve_unit_tail4_inline(n, L, c, B);
+}
+
+/* chol_solve_unit_tail4 four lanes wide where the CPU has AVX2: the same source compiled for it
+ * (its vectorized loops are axpys down a column and chol_dot4's four separate sums, no FMA), so
+ * the bits are the same (tests/test_cholesky.c). A soft body's Schur complement inverts its W
+ * (3 × its participating vertices) this way every step. */
+#if ISO_AVX2
+static inline ISO_AVX2_FN void chol_solve_unit_tail4_avx2(int n, const real *ISO_RESTRICT L, int c,
+                                                          real *ISO_RESTRICT B) {
+  chol_solve_unit_tail4_inline(n, L, c, B);
+}
+#endif
+
+static inline ISO_HD void chol_solve_unit_tail4_fast(int n, const real *ISO_RESTRICT L, int c, real *ISO_RESTRICT B) {
+#if ISO_AVX2
+  if (iso_cpu_avx2()) {
+    chol_solve_unit_tail4_avx2(n, L, c, B);
+    return;
+  }
+#endif
+  chol_solve_unit_tail4_inline(n, L, c, B);
 }
 
 /* ---- envelope (profile) variant -------------------------------------------------------------
