@@ -95,6 +95,9 @@ static inline isoPair iso_pair_sqrt(isoPair x) {
 #if ISO_AVX2
 #define ISO_AVX2_FN __attribute__((target("avx2")))
 static inline int iso_cpu_avx2(void) { return __builtin_cpu_supports("avx2"); }
+/* Eight lanes, the same way (AVX-512F, no FMA), for the few loops whose work comes in eights. */
+#define ISO_AVX512_FN __attribute__((target("avx512f")))
+static inline int iso_cpu_avx512(void) { return __builtin_cpu_supports("avx512f"); }
 #endif
 
 #endif

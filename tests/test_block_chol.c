@@ -364,6 +364,16 @@ Test(block_chol, factor_and_solves_have_the_scalar_loops_bits) {
     } else {
       cr_log_warn("this CPU has no AVX2: the four-lane factor was not run");
     }
+    if (iso_cpu_avx512()) { /* the eight-lane route, where this CPU has it */
+      double *L3 = malloc(sizeof(double) * nL);
+      memcpy(L3, c.Lv, sizeof(double) * nL);
+      cr_assert_eq(bchol_factor_avx512(&c.v, L3), 0);
+      cr_assert(memcmp(L3, L2, sizeof(double) * nL) == 0, "case %d: the AVX-512 factor differs from the scalar loop's",
+                k);
+      free(L3);
+    } else {
+      cr_log_warn("this CPU has no AVX-512F: the eight-lane factor was not run");
+    }
 #endif
     for (size_t i = 0; i < n3; ++i) y1[i] = y2[i] = test_rng_uniform(&r, -1, 1);
     bchol_lower_solve(&c.v, L1, y1);
@@ -396,9 +406,10 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
       mark_path(&c->v, k, mark);
       for (int s = 0; s < t % 4; ++s) mark_path(&c->v, (int)test_rng_uniform(&r, 0, n - 1e-9), mark); /* others' too */
       const int npath = list_marked(n, mark, path);
-      /* the portable pair loops, then the four-lane ones where this CPU has AVX2, then the
-       * dispatched entry points: each against the single solves */
-      for (int route = 0; route < 3; ++route) {
+      /* the portable pair loops, then the four-lane ones where this CPU has AVX2, the eight-lane
+       * forward solve where it has AVX-512F, then the dispatched entry points: each against the
+       * single solves */
+      for (int route = 0; route < 4; ++route) {
         if (route == 0) {
           schur_forward_unit3_portable(&c->v, c->Lv, k, Y);
           bchol_upper_solve_on3_portable(&c->v, c->Lv, path, npath, Y);
@@ -407,6 +418,17 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
           if (!iso_cpu_avx2()) continue;
           schur_forward_unit3_avx2(&c->v, c->Lv, k, Y);
           bchol_upper_solve_on3_avx2(&c->v, c->Lv, path, npath, Y);
+#else
+          continue;
+#endif
+        } else if (route == 2) { /* eight lanes forward, where this CPU has AVX-512F */
+#if ISO_AVX2
+          if (!iso_cpu_avx512()) {
+            if (t == 0) cr_log_warn("this CPU has no AVX-512F: the eight-lane forward solve was not run");
+            continue;
+          }
+          schur_forward_unit3_avx512(&c->v, c->Lv, k, Y);
+          bchol_upper_solve_on3_portable(&c->v, c->Lv, path, npath, Y);
 #else
           continue;
 #endif

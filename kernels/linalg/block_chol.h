@@ -260,15 +260,55 @@ static inline ISO_AVX2_FN int bchol_factor_avx2(const bcholView *v, real *ISO_RE
   }
   return 0;
 }
+/* bchol_sub_abt9_avx2 eight lanes wide: the entries 00..21 in one register, 22 a scalar. Lane
+ * (r, c) forms (a_r0 B_c0 + a_r1 B_c1) + a_r2 B_c2 and subtracts it, the scalar routine's
+ * operations in its order; b[m] holds B_cm in lane (r, c), A's entries a_rm come from A and A + 1
+ * permuted (nothing read past the block). */
+static inline ISO_AVX512_FN void bchol_sub_abt9_avx512(real *ISO_RESTRICT C, const real *ISO_RESTRICT A,
+                                                       const __m512d b[3], __m512i i0, __m512i i1, real b20,
+                                                       real b21, real b22) {
+  const __m512d A0 = _mm512_loadu_pd(A), A1 = _mm512_loadu_pd(A + 1);
+  const __m512d a0 = _mm512_permutexvar_pd(i0, A0), a1 = _mm512_permutexvar_pd(i0, A1),
+                a2 = _mm512_permutexvar_pd(i1, A1);
+  real x22 = C[8];
+  const __m512d x = _mm512_sub_pd(
+      _mm512_loadu_pd(C),
+      _mm512_add_pd(_mm512_add_pd(_mm512_mul_pd(a0, b[0]), _mm512_mul_pd(a1, b[1])), _mm512_mul_pd(a2, b[2])));
+  x22 -= A[6] * b20 + A[7] * b21 + A[8] * b22;
+  _mm512_storeu_pd(C, x);
+  C[8] = x22;
+}
+
+/* bchol_factor with every block update eight lanes wide (bchol_sub_abt9_avx512): the portable
+ * loops' bits (tests/test_block_chol.c), for a CPU with AVX-512F. */
+static inline ISO_AVX512_FN int bchol_factor_avx512(const bcholView *v, real *ISO_RESTRICT Lv) {
+  const __m512i i0 = _mm512_set_epi64(6, 6, 3, 3, 3, 0, 0, 0), i1 = _mm512_set_epi64(7, 7, 4, 4, 4, 1, 1, 1);
+  for (int j = 0; j < v->n; ++j) {
+    for (int p = v->pair_ptr[j]; p < v->pair_ptr[j + 1]; ++p) {
+      const int sb = v->pair[3 * p], se = v->pair[3 * p + 1];
+      const int *t = v->tgt + v->pair[3 * p + 2];
+      const real *B = Lv + 9 * (long long)sb;
+      __m512d b[3]; /* product m: lane (r, c) holds B_cm */
+      for (int m = 0; m < 3; ++m)
+        b[m] = _mm512_set_pd(B[3 + m], B[m], B[6 + m], B[3 + m], B[m], B[6 + m], B[3 + m], B[m]);
+      for (int s = sb; s < se; ++s)
+        bchol_sub_abt9_avx512(Lv + 9 * (long long)t[s - sb], Lv + 9 * (long long)s, b, i0, i1, B[6], B[7], B[8]);
+    }
+    if (bchol_finish_column(v, Lv, j)) return j + 1;
+  }
+  return 0;
+}
 #endif
+
 
 /* Factor in place: Lv (nslot x 9) holds T's lower blocks on entry (assembled at their slots,
  * fill slots zero) and L on return. Returns 0, or j + 1 when block column j (a position; the
  * vertex is perm[j]) meets a pivot that is not positive: T is not positive definite (or holds
  * a NaN). Columns before j are then finished, the rest partial. Every route gives the same bits:
- * four lanes where the CPU has AVX2, else the portable loops. */
+ * eight lanes where the CPU has AVX-512F, four where it has AVX2, else the portable loops. */
 static inline ISO_HD int bchol_factor(const bcholView *v, real *ISO_RESTRICT Lv) {
 #if ISO_AVX2
+  if (iso_cpu_avx512()) return bchol_factor_avx512(v, Lv);
   if (iso_cpu_avx2()) return bchol_factor_avx2(v, Lv);
 #endif
   return bchol_factor_portable(v, Lv);
@@ -459,6 +499,23 @@ static inline ISO_AVX2_FN void bchol_lower_column3_avx2(const bcholView *v, cons
   const __m256d j0 = bchol_row4(yj), j1 = bchol_row4(yj + 3), j2 = bchol_row4(yj + 6);
   for (int s = d + 1; s < e; ++s)
     bchol_sub_abt_avx2(Y + 9 * v->row[s], Lv + 9 * (long long)s, yj[2], yj[5], yj[8], j0, j1, j2);
+}
+
+/* bchol_lower_column3 eight lanes wide: Y_i -= L_ij Y_j is bchol_sub_abt9_avx512 with B = Y_jᵀ,
+ * each entry the scalar loop's operations in its order. */
+static inline ISO_AVX512_FN void bchol_lower_column3_avx512(const bcholView *v, const real *ISO_RESTRICT Lv, int j,
+                                                          real *ISO_RESTRICT Y) {
+  const int d = v->col_ptr[j], e = v->col_ptr[j + 1];
+  real *yj = Y + 9 * j;
+  bchol_diag_lower3(Lv + 9 * (long long)d, yj);
+  const __m512i i0 = _mm512_set_epi64(6, 6, 3, 3, 3, 0, 0, 0), i1 = _mm512_set_epi64(7, 7, 4, 4, 4, 1, 1, 1);
+  __m512d b[3]; /* lane (r, c) holds B_cm = Y_j[m][c] */
+  for (int m = 0; m < 3; ++m) {
+    const real *y = yj + 3 * m;
+    b[m] = _mm512_set_pd(y[1], y[0], y[2], y[1], y[0], y[2], y[1], y[0]);
+  }
+  for (int s = d + 1; s < e; ++s)
+    bchol_sub_abt9_avx512(Y + 9 * v->row[s], Lv + 9 * (long long)s, b, i0, i1, yj[2], yj[5], yj[8]);
 }
 
 /* bchol_upper_column3 four lanes wide: row c of Y_j (lanes = sides) gathers

@@ -78,10 +78,21 @@ static inline ISO_AVX2_FN void schur_forward_unit3_avx2(const bcholView *v, cons
   for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3_avx2(v, Lv, j, Y);
 }
+/* Eight lanes (bchol_lower_column3_avx512): the same bits. */
+static inline ISO_AVX512_FN void schur_forward_unit3_avx512(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                                          real *ISO_RESTRICT Y) {
+  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
+  for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+  for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3_avx512(v, Lv, j, Y);
+}
 #endif
 static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
                                               real *ISO_RESTRICT Y) {
 #if ISO_AVX2
+  if (iso_cpu_avx512()) {
+    schur_forward_unit3_avx512(v, Lv, k, Y);
+    return;
+  }
   if (iso_cpu_avx2()) {
     schur_forward_unit3_avx2(v, Lv, k, Y);
     return;
