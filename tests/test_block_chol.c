@@ -411,12 +411,12 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
        * single solves */
       for (int route = 0; route < 4; ++route) {
         if (route == 0) {
-          schur_forward_unit3_portable(&c->v, c->Lv, k, Y);
+          schur_forward_unit3_portable(&c->v, c->Lv, k, 1, Y);
           bchol_upper_solve_on3_portable(&c->v, c->Lv, path, npath, Y);
         } else if (route == 1) {
 #if ISO_AVX2
           if (!iso_cpu_avx2()) continue;
-          schur_forward_unit3_avx2(&c->v, c->Lv, k, Y);
+          schur_forward_unit3_avx2(&c->v, c->Lv, k, 1, Y);
           bchol_upper_solve_on3_avx2(&c->v, c->Lv, path, npath, Y);
 #else
           continue;
@@ -427,7 +427,7 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
             if (t == 0) cr_log_warn("this CPU has no AVX-512F: the eight-lane forward solve was not run");
             continue;
           }
-          schur_forward_unit3_avx512(&c->v, c->Lv, k, Y);
+          schur_forward_unit3_avx512(&c->v, c->Lv, k, 1, Y);
           bchol_upper_solve_on3_portable(&c->v, c->Lv, path, npath, Y);
 #else
           continue;
@@ -442,6 +442,17 @@ Test(block_chol, three_sides_at_once_have_the_single_solves_bits) {
           for (int i = 0; i < n3; ++i)
             cr_assert(Y[3 * i + axis] == y[i], "route %d, case %d, vertex %d, axis %d, row %d", route, ci, k, axis, i);
         }
+      }
+      /* the forward solve that clears only k's path (schur_gram's) over stale values: the single
+       * forward solves' bits on that path, whatever lies elsewhere */
+      for (int i = 0; i < 3 * n3; ++i) Y[i] = 1e300;
+      schur_forward_unit3_on(&c->v, c->Lv, k, 0, Y);
+      for (int axis = 0; axis < 3; ++axis) {
+        schur_forward_unit(&c->v, c->Lv, k, axis, y);
+        for (int j = k; j >= 0; j = c->v.parent[j])
+          for (int q = 0; q < 3; ++q)
+            cr_assert(Y[3 * (3 * j + q) + axis] == y[3 * j + q], "path-only: case %d, vertex %d, axis %d, block %d",
+                      ci, k, axis, j);
       }
     }
     free(Y), free(y), free(mark), free(path);

@@ -62,43 +62,57 @@ static inline ISO_HD int schur_path_union(const bcholView *v, const int *pv, int
   return npath;
 }
 
-/* schur_forward_unit for the three axes of the vertex at position k at once, into Y (3n × 3
- * row-major, side c = axis c; bchol_lower_column3): each side with the single solve's bits. */
-static inline ISO_HD void schur_forward_unit3_portable(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
-                                                       real *ISO_RESTRICT Y) {
-  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
+/* Y's blocks zeroed before a forward solve from position k: all of them (whole), or only those
+ * on k's tree path, the only ones the solve writes or reads (a caller that reads Y on that path
+ * alone, schur_gram, skips the rest). */
+static inline ISO_HD ISO_INLINE void schur_unit3_clear(const bcholView *v, int k, int whole, real *ISO_RESTRICT Y) {
+  if (whole)
+    for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
+  else
+    for (int j = k; j >= 0; j = v->parent[j])
+      for (int i = 0; i < 9; ++i) Y[9 * j + i] = 0;
   for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+}
+
+/* schur_forward_unit for the three axes of the vertex at position k at once, into Y (3n × 3
+ * row-major, side c = axis c; bchol_lower_column3): each side with the single solve's bits on
+ * k's path, exact zeros elsewhere where whole (schur_unit3_clear). */
+static inline ISO_HD void schur_forward_unit3_portable(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                                       int whole, real *ISO_RESTRICT Y) {
+  schur_unit3_clear(v, k, whole, Y);
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3(v, Lv, j, Y);
 }
 #if ISO_AVX2
 /* The same, the three sides in four lanes (bchol_lower_column3_avx2): the same bits. */
 static inline ISO_AVX2_FN void schur_forward_unit3_avx2(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
-                                                        real *ISO_RESTRICT Y) {
-  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
-  for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+                                                        int whole, real *ISO_RESTRICT Y) {
+  schur_unit3_clear(v, k, whole, Y);
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3_avx2(v, Lv, j, Y);
 }
 /* Eight lanes (bchol_lower_column3_avx512): the same bits. */
 static inline ISO_AVX512_FN void schur_forward_unit3_avx512(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
-                                                          real *ISO_RESTRICT Y) {
-  for (int i = 0; i < 9 * v->n; ++i) Y[i] = 0;
-  for (int c = 0; c < 3; ++c) Y[9 * k + 3 * c + c] = 1;
+                                                          int whole, real *ISO_RESTRICT Y) {
+  schur_unit3_clear(v, k, whole, Y);
   for (int j = k; j >= 0; j = v->parent[j]) bchol_lower_column3_avx512(v, Lv, j, Y);
 }
 #endif
-static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
-                                              real *ISO_RESTRICT Y) {
+static inline ISO_HD void schur_forward_unit3_on(const bcholView *v, const real *ISO_RESTRICT Lv, int k, int whole,
+                                                 real *ISO_RESTRICT Y) {
 #if ISO_AVX2
   if (iso_cpu_avx512()) {
-    schur_forward_unit3_avx512(v, Lv, k, Y);
+    schur_forward_unit3_avx512(v, Lv, k, whole, Y);
     return;
   }
   if (iso_cpu_avx2()) {
-    schur_forward_unit3_avx2(v, Lv, k, Y);
+    schur_forward_unit3_avx2(v, Lv, k, whole, Y);
     return;
   }
 #endif
-  schur_forward_unit3_portable(v, Lv, k, Y);
+  schur_forward_unit3_portable(v, Lv, k, whole, Y);
+}
+static inline ISO_HD void schur_forward_unit3(const bcholView *v, const real *ISO_RESTRICT Lv, int k,
+                                              real *ISO_RESTRICT Y) {
+  schur_forward_unit3_on(v, Lv, k, 1, Y);
 }
 
 /* y_a . y_b over the blocks where both can be nonzero: the path from position k (either's
@@ -186,7 +200,7 @@ static inline ISO_HD void schur_gram(const bcholView *v, const real *ISO_RESTRIC
   for (int q = 0; q < npath; ++q) uidx[path[q]] = q;
   for (int s = 0; s < np; ++s) {
     const int k = v->iperm[pv[s]];
-    schur_forward_unit3(v, Lv, k, Y3);
+    schur_forward_unit3_on(v, Lv, k, 0, Y3); /* its path alone is read */
     real *ps = panel + 9L * npath * s;
     for (int j = k; j >= 0; j = v->parent[j])
       for (int i = 0; i < 9; ++i) ps[9L * uidx[j] + i] = Y3[9 * j + i];
