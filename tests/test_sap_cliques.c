@@ -170,7 +170,8 @@ static void vertex_block(test_rng *r, mat3 R, int nvert, int width, double sign,
  * largest entry, and every entry written is within the lower triangle. */
 Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
   test_rng r = {77};
-  const sapClique cl[4] = {{27, 0, 0}, {27, 27, 0}, {6, 54, 0}, {7, 60, 0}}; /* two bodies, a free body, a tree */
+  /* two bodies, a free body, a tree */
+  const sapClique cl[4] = {{27, 0, 0, 0}, {27, 27, 0, 0}, {6, 54, 0, 0}, {7, 60, 0, 0}};
   const int nv = 67;
   const int cases[5][2] = {{0, 1}, {0, 2}, {0, 3}, {0, -1}, {1, 1}};
   for (int t = 0; t < 5; ++t)
@@ -239,7 +240,7 @@ Test(sap_cliques, vertex_blocks_hessian_matches_the_general_one) {
  * sizes); a clique of 13 takes the general loop, which the assembly must still reach. */
 Test(sap_cliques, small_dense_blocks_hessian_is_the_general_loops_to_the_bit) {
   test_rng r = {91};
-  const sapClique cl[5] = {{3, 0, 0}, {6, 3, 0}, {12, 9, 0}, {1, 21, 0}, {13, 22, 0}};
+  const sapClique cl[5] = {{3, 0, 0, 0}, {6, 3, 0, 0}, {12, 9, 0, 0}, {1, 21, 0, 0}, {13, 22, 0, 0}};
   const int nv = 35;
   const int cases[9][2] = {{0, 1}, {1, 0}, {2, 1}, {1, 2}, {0, -1}, {-1, 2}, {0, 0}, {3, 2}, {4, 1}};
   for (int t = 0; t < 9; ++t)
@@ -307,7 +308,7 @@ static void check_delassus(const sapJac *j, const sapClique *cl, const double *A
 /* The Delassus estimate of gather blocks (J diag(A)⁻¹ Jᵀ on the blocks' columns). */
 Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
   test_rng r = {91};
-  const sapClique cl[2] = {{27, 0, 0}, {27, 27, 27 * 27}};
+  const sapClique cl[2] = {{27, 0, 0, 0}, {27, 27, 27 * 27, 0}};
   double A[2 * 27 * 27] = {0}, Jb[2][36];
   int cols[2][12];
   for (int c = 0; c < 2; ++c)
@@ -329,7 +330,7 @@ Test(sap_cliques, gather_delassus_is_j_diag_a_inverse_jt) {
  * vertex route (Rᵀ·diag(d)·R): four vertices on one side against three on the other. */
 Test(sap_cliques, vertex_delassus_is_j_diag_a_inverse_jt) {
   test_rng r = {93};
-  const sapClique cl[2] = {{27, 0, 0}, {27, 27, 27 * 27}};
+  const sapClique cl[2] = {{27, 0, 0, 0}, {27, 27, 27 * 27, 0}};
   double A[2 * 27 * 27] = {0}, Jb[2][36], coef[2][4];
   int cols[2][12];
   for (int c = 0; c < 2; ++c)
@@ -360,7 +361,7 @@ Test(sap_cliques, vertex_delassus_is_j_diag_a_inverse_jt) {
  * (3 columns), against J diag(A)⁻¹ Jᵀ written out from the blocks sap_block_get forms. */
 Test(sap_cliques, compact_delassus_is_j_diag_a_inverse_jt) {
   test_rng r = {92};
-  const sapClique cl[2] = {{6, 0, 0}, {3, 6, 36}};
+  const sapClique cl[2] = {{6, 0, 0, 0}, {3, 6, 36, 0}};
   double A[36 + 9] = {0};
   for (int k = 0; k < 6; ++k) A[7 * k] = test_rng_uniform(&r, 0.1, 3);
   for (int k = 0; k < 3; ++k) A[36 + 4 * k] = test_rng_uniform(&r, 0.1, 3);

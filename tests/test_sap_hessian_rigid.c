@@ -18,7 +18,7 @@
 #include "support/support.h"
 
 /* A free body at 0, a 3-DoF point mass at 6, a free body at 9: nv = 15. */
-static const sapClique k_cl[3] = {{6, 0, 0}, {3, 6, 36}, {6, 9, 45}};
+static const sapClique k_cl[3] = {{6, 0, 0, 0}, {3, 6, 36, 0}, {6, 9, 45, 0}};
 #define NV 15
 
 static void rand_spd3(test_rng *r, double *G) {
@@ -112,7 +112,7 @@ Test(sap_hessian_rigid, only_free_body_points_take_the_path) {
 
 /* A free body at 0, a jointed tree of 4 DoFs at 6 (dense blocks; its origin is the world's), a
  * free body at 10: nv = 16. */
-static const sapClique k_tcl[3] = {{6, 0, 0}, {4, 6, 36}, {6, 10, 52}};
+static const sapClique k_tcl[3] = {{6, 0, 0, 0}, {4, 6, 36, 0}, {6, 10, 52, 0}};
 #define TNV 16
 #define TNT 4
 
@@ -247,7 +247,7 @@ Test(sap_hessian_rigid, delassus_from_the_offsets_is_the_frobenius_norm) {
     const vec3 o[2] = {v3(0.1, 0.2, -0.3), v3(-0.2, 0.05, 0.1)};
     const vec3 p = v3(test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5));
     const sapJac j = sap_jac_make(&c, p, v3_normalize(v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), 1)), o);
-    const sapClique cl[3] = {{6, 0, 0}, {3, 6, 36}, {6, 9, 45}};
+    const sapClique cl[3] = {{6, 0, 0, 0}, {3, 6, 36, 0}, {6, 9, 45, 0}};
     cr_assert(sap_jac_rigid_points(&j, cl));
     double W[9], f = 0;
     sap_con_delassus_W(&j, cl, A, W);

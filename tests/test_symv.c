@@ -59,3 +59,28 @@ Test(symv, another_order_rounds_otherwise) {
 #else
 Test(symv, columns_have_the_row_loops_bits) { cr_skip_test("built without the AVX2 path (ISO_AVX2 0)"); }
 #endif
+
+/* A deformable clique's padding (sapClique.npad: identity rows and columns at its end, x there
+ * the padding's 0 or any value): sap_mul_A on the active block alone gives the whole block's
+ * product bit for bit, on the rows and the columns-over-sixteen routes alike, for every split of
+ * a block into active DoFs and padding, zeros of either sign in x included. */
+Test(symv, padding_left_out_gives_the_whole_products_bits) {
+  test_rng r = {93};
+  const int n = 48;
+  real A[48 * 48], x[48], y0[48], y1[48];
+  for (int act = 0; act <= n; act += 3) {
+    for (int trial = 0; trial < 5; ++trial) {
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k <= i; ++k) {
+          const real a = i < act && k < act ? test_rng_uniform(&r, -1, 1) * (k == i ? 50 : 1) : (real)(k == i);
+          A[n * i + k] = A[n * k + i] = a;
+        }
+      for (int i = 0; i < n; ++i) x[i] = i >= act ? (trial % 2 ? -0.0 : 0.0) : test_rng_uniform(&r, -3, 3);
+      if (act > 0) x[act / 2] = -0.0;
+      const sapClique whole = {n, 0, 0, 0}, padded = {n, 0, 0, n - act};
+      sap_mul_A(&whole, 1, A, x, y0);
+      sap_mul_A(&padded, 1, A, x, y1);
+      cr_assert(memcmp(y0, y1, sizeof y0) == 0, "%d active of %d, trial %d: other bits", act, n, trial);
+    }
+  }
+}

@@ -139,10 +139,13 @@ static inline ISO_HD uint32_t fem_sap_cliques(const femSapArgs *a, int w, real *
 }
 
 /* World w's deformable cliques after its rigid ones (their blocks: fem_schur_item_at). */
-static inline ISO_HD void fem_sap_clique_list(const femSapArgs *a, sapClique *cl, real *origin, int *nclique) {
+static inline ISO_HD void fem_sap_clique_list(const femSapArgs *a, int w, sapClique *cl, real *origin,
+                                              int *nclique) {
+  const int *np = a->np + (long)w * a->F.ndef;
   for (int d = 0; d < a->F.ndef; ++d) {
     const int k = a->nclique0 + d, n3 = 3 * a->pcap[d];
     cl[k].nv = n3, cl[k].v0 = a->nv0 + 3 * a->pslot0[d], cl[k].a0 = a->a0 + a->aoff[d];
+    cl[k].npad = n3 - 3 * np[d];
     origin[3 * k] = origin[3 * k + 1] = origin[3 * k + 2] = 0;
   }
   *nclique = a->nclique0 + a->F.ndef;

@@ -22,14 +22,14 @@
 #if ISO_AVX2
 #include <immintrin.h>
 
-/* y = A·x, A (n × n, row-major) symmetric to the bit; rows in blocks of sixteen, then four, then
- * one, each sum in k order. */
-static inline ISO_AVX2_FN void symv_avx2(const real *A, int n, const real *x, real *y) {
+/* y = A·x, A (n × n, row-major, rows lda apart) symmetric to the bit; rows in blocks of sixteen,
+ * then four, then one, each sum in k order. */
+static inline ISO_AVX2_FN void symv_avx2_ld(const real *A, int n, int lda, const real *x, real *y) {
   int i = 0;
   for (; i + 15 < n; i += 16) {
     __m256d s0 = _mm256_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
     for (int k = 0; k < n; ++k) {
-      const real *a = A + (long)n * k + i;
+      const real *a = A + (long)lda * k + i;
       const __m256d xk = _mm256_broadcast_sd(x + k);
       s0 = _mm256_add_pd(s0, _mm256_mul_pd(_mm256_loadu_pd(a), xk));
       s1 = _mm256_add_pd(s1, _mm256_mul_pd(_mm256_loadu_pd(a + 4), xk));
@@ -44,14 +44,19 @@ static inline ISO_AVX2_FN void symv_avx2(const real *A, int n, const real *x, re
   for (; i + 3 < n; i += 4) {
     __m256d s = _mm256_setzero_pd();
     for (int k = 0; k < n; ++k)
-      s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_loadu_pd(A + (long)n * k + i), _mm256_broadcast_sd(x + k)));
+      s = _mm256_add_pd(s, _mm256_mul_pd(_mm256_loadu_pd(A + (long)lda * k + i), _mm256_broadcast_sd(x + k)));
     _mm256_storeu_pd(y + i, s);
   }
   for (; i < n; ++i) {
     real s = 0;
-    for (int k = 0; k < n; ++k) s += A[(long)n * i + k] * x[k];
+    for (int k = 0; k < n; ++k) s += A[(long)lda * i + k] * x[k];
     y[i] = s;
   }
+}
+
+/* symv_avx2_ld on a whole n × n block. */
+static inline ISO_AVX2_FN void symv_avx2(const real *A, int n, const real *x, real *y) {
+  symv_avx2_ld(A, n, n, x, y);
 }
 #endif
 

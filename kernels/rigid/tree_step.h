@@ -141,7 +141,7 @@ static inline ISO_HD int tree_set_free_motion(const treeSet *S, int w, const rig
   if (!S->jointed) { /* free bodies alone: the layout is fixed, no tree bookkeeping */
     rigid_free_motion_world(w, P, X_WB, v, vstar, A);
     for (int b = 0; b < P->nbody; ++b) {
-      cl[b].nv = RIGID_NV, cl[b].v0 = RIGID_NV * b, cl[b].a0 = RIGID_NV * RIGID_NV * b;
+      cl[b].nv = RIGID_NV, cl[b].v0 = RIGID_NV * b, cl[b].a0 = RIGID_NV * RIGID_NV * b, cl[b].npad = 0;
       origin[3 * b] = X_WB[b].p.x, origin[3 * b + 1] = X_WB[b].p.y, origin[3 * b + 2] = X_WB[b].p.z;
     }
     *ncl = P->nbody;
@@ -161,7 +161,7 @@ static inline ISO_HD int tree_set_free_motion(const treeSet *S, int w, const rig
       spd &= tree_free_motion(S, w, k, X_WB, v, vstar, Ab, P->dt);
       origin[3 * n] = origin[3 * n + 1] = origin[3 * n + 2] = 0;
     }
-    cl[n].nv = nt, cl[n].v0 = v0, cl[n].a0 = S->tree_a0[k];
+    cl[n].nv = nt, cl[n].v0 = v0, cl[n].a0 = S->tree_a0[k], cl[n].npad = 0;
     n++;
   }
   *ncl = n;

@@ -75,9 +75,12 @@
                              deformable contact's three vertices in the body's clique */
 #define SAP_BLOCK_MAX RIGID_POINT_JAC_LEN /* reals of the largest block a compact kind forms */
 
-/* One clique of a world: its DoFs v[v0, v0 + nv) and its block of A at a0 (nv·nv reals). */
+/* One clique of a world: its DoFs v[v0, v0 + nv) and its block of A at a0 (nv·nv reals). Its
+ * last npad DoFs are padding (a deformable body's participating slots left empty this step):
+ * identity rows and columns of A, v* = 0 and no constraint, so they stay 0 and A·x is x there. */
 typedef struct sapClique {
   int nv, v0, a0;
+  int npad;
 } sapClique;
 
 /* Whether a constraint of `rows` rows on cliques c[0], c[1] (−1: the world) with block kinds

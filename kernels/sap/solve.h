@@ -46,14 +46,14 @@
 
 /* The clique loops below with the size as an argument: called with a literal 6 for a free
  * body's clique, so the compiler unrolls them; the same sums in the same order either way. */
-static inline ISO_HD void sap_mul_A_n(const real *Ab, int n, const real *x, real *y) {
+static inline ISO_HD void sap_mul_A_ld(const real *Ab, int n, int lda, const real *x, real *y) {
   int i = 0;
   /* Four rows at a time: each row's sum is still its own chain in k order (the same bits as the
    * loop below), but four independent chains hide the add latency that a single chain waits
    * on, which is what a deformable clique's dense block (n in the tens to hundreds) spent most
    * of its time on. */
   for (; i + 3 < n; i += 4) {
-    const real *a0 = Ab + (long)n * i, *a1 = a0 + n, *a2 = a1 + n, *a3 = a2 + n;
+    const real *a0 = Ab + (long)lda * i, *a1 = a0 + lda, *a2 = a1 + lda, *a3 = a2 + lda;
     real s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (int k = 0; k < n; ++k) {
       const real xk = x[k];
@@ -66,9 +66,14 @@ static inline ISO_HD void sap_mul_A_n(const real *Ab, int n, const real *x, real
   }
   for (; i < n; ++i) {
     real s = 0;
-    for (int k = 0; k < n; ++k) s += Ab[n * i + k] * x[k];
+    for (int k = 0; k < n; ++k) s += Ab[lda * i + k] * x[k];
     y[i] = s;
   }
+}
+
+/* y = A·x for a clique's n × n block, rows n apart (sap_mul_A_ld with lda = n). */
+static inline ISO_HD void sap_mul_A_n(const real *Ab, int n, const real *x, real *y) {
+  sap_mul_A_ld(Ab, n, n, x, y);
 }
 
 static inline ISO_HD real sap_norm_D_n(const real *Ab, int n, const real *x, real s) {
@@ -79,22 +84,26 @@ static inline ISO_HD real sap_norm_D_n(const real *Ab, int n, const real *x, rea
   return s;
 }
 
-/* y = A·x for the world's cliques cl (ncl of them) and its A storage. */
+/* y = A·x for the world's cliques cl (ncl of them) and its A storage. A clique's padding (its
+ * last npad DoFs: identity rows and columns) gives y = x + 0 there, and its active block's rows
+ * leave out the padding's columns, exact zeros that the whole product adds to sums begun at +0
+ * (which never become −0), so the bits are the whole block's. */
 static inline ISO_HD void sap_mul_A(const sapClique *cl, int ncl, const real *A_world, const real *x, real *y) {
   for (int c = 0; c < ncl; ++c) {
-    const int n = cl[c].nv, o = cl[c].v0;
+    const int n = cl[c].nv, o = cl[c].v0, m = n - cl[c].npad;
     const real *Ab = A_world + cl[c].a0;
     if (n == 6) {
       sap_mul_A_n(Ab, 6, x + o, y + o);
       continue;
     }
+    for (int i = m; i < n; ++i) y[o + i] = x[o + i] + (real)0;
 #if ISO_AVX2
-    if (n >= SYMV_MIN_N && iso_cpu_avx2()) { /* a block symmetric to the bit (symv.h) */
-      symv_avx2(Ab, n, x + o, y + o);
+    if (m >= SYMV_MIN_N && iso_cpu_avx2()) { /* a block symmetric to the bit (symv.h) */
+      symv_avx2_ld(Ab, m, n, x + o, y + o);
       continue;
     }
 #endif
-    sap_mul_A_n(Ab, n, x + o, y + o);
+    sap_mul_A_ld(Ab, m, n, x + o, y + o);
   }
 }
 
@@ -283,17 +292,19 @@ static inline ISO_HD void sap_newton_begin_at(const sapBatch *B, int w, sapWorkC
     for (int i = j; i < nv; ++i) cj[i] = 0;
   }
   for (int c = 0; c < ncl; ++c) {
-    const int m = cl[c].nv, o = cl[c].v0;
+    const int m = cl[c].nv, o = cl[c].v0, act = m - cl[c].npad;
     const real *Ab = A + cl[c].a0;
     /* down H's columns: a deformable clique's stride-nv stores were slow; its block, like a
-     * tree's mass matrix, is symmetric to the bit (symv.h), so a column is read as a row */
-    for (int k = 0; k < m; ++k) {
+     * tree's mass matrix, is symmetric to the bit (symv.h), so a column is read as a row. Its
+     * padding (sapClique) is the identity: the zeros below are H's already, the ones go in. */
+    for (int k = 0; k < act; ++k) {
       real *ck = H + (long)(o + k) * nv + o;
       if (m >= SYMV_MIN_N)
-        for (int i = k; i < m; ++i) ck[i] = Ab[m * k + i];
+        for (int i = k; i < act; ++i) ck[i] = Ab[m * k + i];
       else
-        for (int i = k; i < m; ++i) ck[i] = Ab[m * i + k];
+        for (int i = k; i < act; ++i) ck[i] = Ab[m * i + k];
     }
+    for (int k = act; k < m; ++k) H[(long)(o + k) * nv + o + k] = Ab[(m + 1) * k];
   }
   const int *cbody = B->con_body ? B->con_body + 2L * w * B->max_con : (const int *)0;
   const real *bjac = B->bjac ? B->bjac + (long)w * B->max_bjac : (const real *)0;

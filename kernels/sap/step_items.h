@@ -71,7 +71,7 @@ static inline ISO_HD void sap_prepare_world(int w, const rigidParams *P, const t
                             B->origin + 3L * B->max_clique * w, (int *)B->nclique + w))
     status[w] |= ISO_WORLD_NOT_SPD | ISO_WORLD_FROZEN;
   if (FS && FS->touch) /* the deformable cliques (their blocks came from fem_schur_item_at) */
-    fem_sap_clique_list(FS, (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w,
+    fem_sap_clique_list(FS, w, (sapClique *)sap_batch_cliques(B, w), B->origin + 3L * B->max_clique * w,
                         (int *)B->nclique + w);
   if (!(status[w] & ISO_WORLD_FROZEN))
     status[w] |= sap_state_fault(q + (long)w * nq, nq, v0, B->vstar + (long)w * B->nv, B->nv);
