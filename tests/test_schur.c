@@ -155,7 +155,10 @@ static void check_set(const factored *f, int m, const int *pvert, uint64_t seed)
   free(Z), free(S), free(S2), free(Sc), free(work), free(dvp), free(dv), free(dv2), free(tmp);
 }
 
-/* Every vertex, one vertex, none, and random subsets in random orders. */
+static void check_gram(const factored *f, int np, const int *pv);
+
+/* Every vertex, one vertex, none, and random subsets in random orders: bchol_schur's S and its
+ * expansion (check_set) and, for a set that is not empty, schur_gram's W (check_gram). */
 static void check_mesh(factored *f, uint64_t seed) {
   test_rng r = {seed};
   const int n = f->nvert;
@@ -164,6 +167,7 @@ static void check_mesh(factored *f, uint64_t seed) {
   for (int t = 0; t < 6; ++t) {
     random_set(&r, n, sizes[t], pvert);
     check_set(f, sizes[t], pvert, seed + t);
+    if (sizes[t] > 0) check_gram(f, sizes[t], pvert);
   }
   free(pvert);
 }
@@ -177,16 +181,20 @@ Test(schur, matches_dense_on_a_grid) {
   factored_free(&f);
 }
 
-Test(schur, matches_dense_on_tet_soups) {
+/* check on two random tet soups (25 vertices and 15 tets; 50 and 70), every random choice drawn
+ * from seeds derived from seed. */
+static void on_soups(void (*check)(factored *, uint64_t), uint64_t seed) {
   const int sizes[2][2] = {{25, 15}, {50, 70}};
   for (int t = 0; t < 2; ++t) {
-    test_rng r = {90 + t};
+    test_rng r = {seed + t};
     factored f;
-    factored_make(&f, fem_soup_mesh(&r, sizes[t][0], sizes[t][1]), sizes[t][0], sizes[t][1], 8 + t);
-    check_mesh(&f, 80 + 10 * t);
+    factored_make(&f, fem_soup_mesh(&r, sizes[t][0], sizes[t][1]), sizes[t][0], sizes[t][1], seed - 82 + t);
+    check(&f, seed - 10 + 10 * t);
     factored_free(&f);
   }
 }
+
+Test(schur, matches_dense_on_tet_soups) { on_soups(check_mesh, 90); }
 
 /* With every vertex participating, D is empty and S is T itself in pvert's order. */
 Test(schur, all_vertices_give_t) {
@@ -311,35 +319,6 @@ static void check_gram(const factored *f, int np, const int *pv) {
   free(mark), free(store), free(W), free(T), free(col);
 }
 
-static void check_gram_mesh(factored *f, uint64_t seed) {
-  test_rng r = {seed};
-  const int n = f->nvert;
-  int *pv = malloc(sizeof(int) * (size_t)n);
-  const int sizes[5] = {1, 2, n / 3, n - 1, n};
-  for (int t = 0; t < 5; ++t) {
-    random_set(&r, n, sizes[t], pv);
-    check_gram(f, sizes[t], pv);
-  }
-  free(pv);
-}
-
-Test(schur, gram_gives_the_inverse_block) {
-  int nv, nt;
-  int *tet = fem_grid_mesh(3, 3, 2, &nv, &nt);
-  factored f;
-  factored_make(&f, tet, nv, nt, 17);
-  check_gram_mesh(&f, 170);
-  factored_free(&f);
-  const int sizes[2][2] = {{25, 15}, {50, 70}};
-  for (int t = 0; t < 2; ++t) {
-    test_rng r = {190 + t};
-    factored g;
-    factored_make(&g, fem_soup_mesh(&r, sizes[t][0], sizes[t][1]), sizes[t][0], sizes[t][1], 18 + t);
-    check_gram_mesh(&g, 180 + 10 * t);
-    factored_free(&g);
-  }
-}
-
 /* Two grids with no vertex in common: a forest of two trees, whose vertices' blocks of W are
  * zero (T⁻¹ couples nothing across), and each tree's blocks as the dense inverse's. */
 Test(schur, gram_on_a_forest) {
@@ -353,6 +332,6 @@ Test(schur, gram_on_a_forest) {
   int roots = 0;
   for (int j = 0; j < f.v.n; ++j) roots += f.v.parent[j] < 0;
   cr_assert_eq(roots, 2, "two components, two trees");
-  check_gram_mesh(&f, 230);
+  check_mesh(&f, 230);
   factored_free(&f);
 }
