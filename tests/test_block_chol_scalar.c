@@ -11,6 +11,7 @@
 
 #include "host/assets/fem_pattern.h"
 #include "kernels/linalg/block_chol.h"
+#include "kernels/linalg/block_chol3.h"
 #include "kernels/linalg/schur.h"
 #include "support/bchol_scalar.h"
 #include "support/chol_meshes.h"

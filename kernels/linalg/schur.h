@@ -31,6 +31,7 @@
 
 #include "kernels/core.h"
 #include "kernels/linalg/block_chol.h"
+#include "kernels/linalg/block_chol3.h"
 #include "kernels/linalg/cholesky.h"
 
 /* Reals of workspace bchol_schur needs for n vertices, m participating. */
