@@ -1,12 +1,13 @@
 /* The envelope (profile) variant of the dense Cholesky, chol_factor_env and chol_solve_env
  * (kernels/linalg/cholesky.h): the dense factor's and solve's bits on the sparsity of SAP
- * Hessians, its AVX2 entry point's bits, and where it stops on a pivot that is not positive. */
+ * Hessians, its wide entry points' bits, and where it stops on a pivot that is not positive. */
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/cholesky_wide.h"
 #include "support/spd.h"
 #include "support/support.h"
 
@@ -73,37 +74,60 @@ Test(cholesky, envelope_variant_gives_the_dense_bits) {
     }
 }
 
-/* The AVX2 envelope factor (chol_factor_env_fast where the CPU has AVX2) gives the scalar
- * loops' bits: dense and banded SPD matrices of sizes around the lane count, a failing minor's
- * info and partial factor too. */
-Test(cholesky, avx2_envelope_factor_gives_the_same_bits) {
+/* The wide envelope factors (kernels/linalg/cholesky_wide.h: four lanes where the CPU has AVX2,
+ * eight where it has AVX-512F) give the scalar loops' bits, on sizes around both lane counts:
+ * dense, block-banded (an envelope to skip), a failing pivot (info and the partial factor), a
+ * dense block with identity padding below it (a soft body's unused participating slots), zeros
+ * of either sign at a column's foot (the envelope scan must treat −0 as zero), and a NaN below a band
+ * (the scan must count it, and both must stop at the same minor). */
 #if ISO_AVX2
-  if (!iso_cpu_avx2()) cr_skip_test("this CPU has no AVX2");
+static int wide_route(int route, int n, double *A) {
+  return route ? chol_factor_env_avx512(n, A) : chol_factor_env_avx2(n, A);
+}
+#endif
+
+Test(cholesky, wide_envelope_factors_give_the_same_bits) {
+#if ISO_AVX2
   test_rng r = {31};
-  const int sizes[] = {1, 3, 4, 5, 7, 8, 13, 30, 61, 96};
-  for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; ++t)
-    for (int band = 0; band < 3; ++band) {
-      const int n = sizes[t];
-      double *A = malloc(sizeof(double) * n * n), *X = malloc(sizeof(double) * n * n);
-      double *Y = malloc(sizeof(double) * n * n);
-      spd_random(&r, n, A);
-      for (int j = 0; j < n; ++j) /* band 1: block-banded (an envelope to skip); band 2: a failing pivot */
-        for (int i = j; i < n; ++i)
-          if (band == 1 && i - j > 5) A[i + j * n] = 0;
-      if (band == 2) A[(n / 2) + (n / 2) * n] = -1.0;
-      memcpy(X, A, sizeof(double) * n * n);
-      memcpy(Y, A, sizeof(double) * n * n);
-      const int ia = chol_factor_env(n, X), ib = chol_factor_env_avx2(n, Y);
-      cr_assert_eq(ia, ib, "n=%d band %d: info %d against %d", n, band, ia, ib);
-      for (int j = 0; j < n; ++j) /* the lower triangle and the envelope row the factor keeps */
-        for (int i = 0; i < n; ++i)
-          if (i >= j || i == 0)
-            cr_assert(test_same_bits(X + i + j * n, Y + i + j * n, 1), "n=%d band %d: L[%d,%d] %.17g against %.17g",
-                      n, band, i, j, X[i + j * n], Y[i + j * n]);
-      free(A), free(X), free(Y);
+  const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 30, 61, 66, 81, 96};
+  for (int route = 0; route < 2; ++route) {
+    if (route == 0 && !iso_cpu_avx2()) {
+      cr_log_warn("this CPU has no AVX2: the four-lane route is not tested");
+      continue;
     }
+    if (route == 1 && !iso_cpu_avx512()) {
+      cr_log_warn("this CPU has no AVX-512F: the eight-lane route is not tested");
+      continue;
+    }
+    for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; ++t)
+      for (int kind = 0; kind < 6; ++kind) {
+        const int n = sizes[t], pad = n / 4;
+        double *A = malloc(sizeof(double) * n * n), *X = malloc(sizeof(double) * n * n);
+        double *Y = malloc(sizeof(double) * n * n);
+        spd_random(&r, n, A);
+        for (int j = 0; j < n; ++j)
+          for (int i = j; i < n; ++i) {
+            if ((kind == 1 || kind == 5) && i - j > 5) A[i + j * n] = 0;
+            if (kind == 3 && i >= n - pad) A[i + j * n] = i == j ? 1.0 : 0.0;
+            if (kind == 4 && i > j && i >= n - 3) A[i + j * n] = (i + j) % 2 ? -0.0 : 0.0;
+          }
+        if (kind == 2) A[(n / 2) + (n / 2) * n] = -1.0;
+        if (kind == 5) A[n - 1] = NAN; /* below column 0's band: its scan alone finds it */
+        memcpy(X, A, sizeof(double) * n * n);
+        memcpy(Y, A, sizeof(double) * n * n);
+        const int ia = chol_factor_env(n, X), ib = wide_route(route, n, Y);
+        cr_assert_eq(ia, ib, "route %d, n=%d kind %d: info %d against %d", route, n, kind, ia, ib);
+        for (int j = 0; j < n; ++j) /* the lower triangle and the envelope row the factor keeps */
+          for (int i = 0; i < n; ++i)
+            if (i >= j || i == 0)
+              cr_assert(test_same_bits(X + i + j * n, Y + i + j * n, 1),
+                        "route %d, n=%d kind %d: L[%d,%d] %.17g against %.17g", route, n, kind, i, j, X[i + j * n],
+                        Y[i + j * n]);
+        free(A), free(X), free(Y);
+      }
+  }
 #else
-  cr_skip_test("built without the AVX2 loops (ISO_AVX2 0)");
+  cr_skip_test("built without the wide loops (ISO_AVX2 0)");
 #endif
 }
 

@@ -45,7 +45,7 @@
 #include "kernels/fem/world.h"
 #include "kernels/linalg/block_chol.h"
 #include "kernels/linalg/block_chol3.h"
-#include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/cholesky_wide.h"
 #include "kernels/linalg/schur.h"
 #include "kernels/sap/problem.h"
 

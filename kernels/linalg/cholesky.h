@@ -346,14 +346,6 @@ static inline ISO_HD int chol_factor_env(int n, real *ISO_RESTRICT A) { return c
 static inline ISO_AVX2_FN int chol_factor_env_avx2(int n, real *ISO_RESTRICT A) { return chol_factor_env_inline(n, A); }
 #endif
 
-/* chol_factor_env, on AVX2 where the CPU has it. */
-static inline ISO_HD int chol_factor_env_fast(int n, real *ISO_RESTRICT A) {
-#if ISO_AVX2
-  if (iso_cpu_avx2()) return chol_factor_env_avx2(n, A);
-#endif
-  return chol_factor_env(n, A);
-}
-
 /* chol_solve with L from chol_factor_env (info == 0). */
 static inline ISO_HD void chol_solve_env(int n, const real *ISO_RESTRICT L, real *ISO_RESTRICT b) {
   for (int j = 0; j < n; ++j) {

@@ -30,7 +30,7 @@
 #include "kernels/contact/list.h"
 #include "kernels/core.h"
 #include "kernels/fem/contact_rec.h"
-#include "kernels/linalg/cholesky.h"
+#include "kernels/linalg/cholesky_wide.h"
 #include "kernels/linalg/symv.h"
 #include "kernels/math/mat3.h"
 #include "kernels/math/vec3.h"
