@@ -40,6 +40,7 @@
 #include "kernels/sap/delassus.h"
 #include "kernels/sap/hessian.h"
 #include "kernels/sap/hessian_rigid.h"
+#include "kernels/sap/law_lanes.h"
 #include "kernels/sap/problem.h"
 
 /* ---- per-world items ------------------------------------------------------------------------ */
@@ -401,9 +402,20 @@ static inline ISO_HD real sap_line_eval(const sapBatch *B, int w, const sapWorkC
   const sapClique *cl = sap_batch_cliques(B, w);
   real cost = cA + alpha * a0 + 0.5 * alpha * alpha * a2;
   real g1 = a0 + alpha * a2, g2 = a2;
+#if ISO_AVX2
+  const int wide = ws && iso_cpu_avx512(); /* eight laws at a time (law_lanes.h) */
+#endif
   for (int i = 0; i < n; ++i) {
     if (ws) { /* J·v and J·Δv from the workspace: they do not depend on α */
       const sapWorkCon *k = ws + i;
+#if ISO_AVX2
+      const int model8 = wide ? sap_con_law_run8(con, i, n) : -1;
+      if (model8 >= 0) {
+        sap_line_law8(model8, con + i, k, alpha, &cost, &g1, &g2);
+        i += 7;
+        continue;
+      }
+#endif
 #if ISO_PAIRS
       if (sap_con_law_pair(con, i, n)) {
         sap_line_con2(con + i, k, alpha, &cost, &g1, &g2);
