@@ -40,17 +40,6 @@ static void check_pair(const sapContactData *a, const sapContactData *b, const d
   check_law(sap_hc_lagged_eval2, sap_hc_eval, a, b, va, vb);
 }
 
-/* A normal velocity in one of the impulse's regions, by the data's own scales. */
-static double normal_velocity(test_rng *r, const sapContactData *d, int region) {
-  const double S = fmin(fmax(fabs(d->v_hat), 1e-4), 10);
-  switch (region) {
-    case 0: return d->v_hat + test_rng_uniform(r, 0, 2) * S;  /* beyond v̂: n = 0 */
-    case 1: return d->v_hat - test_rng_uniform(r, 0, 1) * S;  /* compressing */
-    case 2: return d->v_hat;                                  /* on the kink */
-    default: return test_rng_uniform(r, -3, 3) * S;
-  }
-}
-
 Test(sap_contact_pair, lagged_law_in_lanes_has_the_scalar_bits) {
   test_rng r = {77};
   int compressed = 0, separated = 0;
@@ -66,8 +55,8 @@ Test(sap_contact_pair, lagged_law_in_lanes_has_the_scalar_bits) {
       va[k] = i % 7 == 0 ? 0.0 : test_rng_uniform(&r, -1, 1) * logu(&r, 1e-7, 1);
       vb[k] = i % 5 == 0 ? 0.0 : test_rng_uniform(&r, -1, 1) * logu(&r, 1e-7, 1);
     }
-    va[2] = normal_velocity(&r, &a, i % 4);
-    vb[2] = normal_velocity(&r, &b, (i / 4) % 4);
+    va[2] = hc_normal_velocity(&r, &a, i % 4);
+    vb[2] = hc_normal_velocity(&r, &b, (i / 4) % 4);
     compressed += sap_hc_impulse(&a, va[2]) > 0;
     separated += sap_hc_impulse(&a, va[2]) == 0;
     check_pair(&a, &b, va, vb);

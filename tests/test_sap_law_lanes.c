@@ -17,17 +17,6 @@
 #include "support/support.h"
 
 #if ISO_AVX2
-/* A normal velocity in one of the lagged impulse's regions, by the data's own scales. */
-static double hc_normal_velocity(test_rng *r, const sapContactData *d, int region) {
-  const double S = fmin(fmax(fabs(d->v_hat), 1e-4), 10);
-  switch (region) {
-    case 0: return d->v_hat + test_rng_uniform(r, 0, 2) * S; /* beyond v̂: n = 0 */
-    case 1: return d->v_hat - test_rng_uniform(r, 0, 1) * S; /* compressing */
-    case 2: return d->v_hat;                                 /* on the kink */
-    default: return test_rng_uniform(r, -3, 3) * S;
-  }
-}
-
 /* Contact l of a run of `model`: its data, and J·v in one of the law's regions (J·Δv random). */
 static void sample_contact(test_rng *r, int model, int i, double dt, sapCon *c, sapWorkCon *k) {
   memset(c, 0, sizeof *c);

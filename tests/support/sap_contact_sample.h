@@ -54,6 +54,18 @@ static inline void make(const sapContactParams *p, const double w[3], double dt,
   sap_contact_make_data(p, w, dt, d);
 }
 
+/* A normal velocity in one of the lagged Hunt–Crossley impulse's regions, by the data's own
+ * scales: 0 beyond v̂ (n = 0), 1 compressing, 2 on the kink, else anywhere. */
+static inline double hc_normal_velocity(test_rng *r, const sapContactData *d, int region) {
+  const double S = fmin(fmax(fabs(d->v_hat), 1e-4), 10);
+  switch (region) {
+    case 0: return d->v_hat + test_rng_uniform(r, 0, 2) * S;
+    case 1: return d->v_hat - test_rng_uniform(r, 0, 1) * S;
+    case 2: return d->v_hat;
+    default: return test_rng_uniform(r, -3, 3) * S;
+  }
+}
+
 /* y = R⁻¹(v̂ − vc) of the convex model, recomputed here from the data's R. */
 static inline void cone_y(const sapContactData *d, const double vc[3], double y[3]) {
   y[0] = -vc[0] / d->Rt;
