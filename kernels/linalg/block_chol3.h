@@ -124,6 +124,13 @@ static inline ISO_AVX512_FN void bchol_lower_column3_avx512(const bcholView *v, 
     bchol_sub_abt9_avx512(Y + 9 * v->row[s], Lv + 9 * (long long)s, b, i0, i1, yj[2], yj[5], yj[8]);
 }
 
+/* Row c of Bᵀ·X, X's rows r0, r1, r2 in lanes: (B_0c·r0 + B_1c·r1) + B_2c·r2, B a 3 × 3 block
+ * (row-major), in the scalar loops' order. */
+static inline ISO_AVX2_FN __m256d bchol_bt_row4(const real *B, int c, __m256d r0, __m256d r1, __m256d r2) {
+  const __m256d p0 = _mm256_mul_pd(_mm256_set1_pd(B[c]), r0), p1 = _mm256_mul_pd(_mm256_set1_pd(B[3 + c]), r1);
+  return _mm256_add_pd(_mm256_add_pd(p0, p1), _mm256_mul_pd(_mm256_set1_pd(B[6 + c]), r2));
+}
+
 /* bchol_upper_column3 four lanes wide: row c of Y_j (lanes = sides) gathers
  * (B_0c·X_0 + B_1c·X_1) + B_2c·X_2 of every block below, X_m row m of the block's row of Y, in
  * slot order as the scalar loop does. Rows 0 and 1 are kept four wide (their fourth lane is
@@ -138,15 +145,9 @@ static inline ISO_AVX2_FN void bchol_upper_column3_avx2(const bcholView *v, cons
     const real *B = Lv + 9 * (long long)s;
     const real *xi = Y + 9 * v->row[s];
     const __m256d r0 = _mm256_loadu_pd(xi), r1 = _mm256_loadu_pd(xi + 3), r2 = bchol_row4(xi + 6);
-    x0 = _mm256_sub_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[0]), r0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(B[3]), r1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(B[6]), r2)));
-    x1 = _mm256_sub_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[1]), r0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(B[4]), r1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(B[7]), r2)));
-    x2 = _mm256_sub_pd(x2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(B[2]), r0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(B[5]), r1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(B[8]), r2)));
+    x0 = _mm256_sub_pd(x0, bchol_bt_row4(B, 0, r0, r1, r2));
+    x1 = _mm256_sub_pd(x1, bchol_bt_row4(B, 1, r0, r1, r2));
+    x2 = _mm256_sub_pd(x2, bchol_bt_row4(B, 2, r0, r1, r2));
   }
   _mm256_storeu_pd(yj, x0);
   _mm256_storeu_pd(yj + 3, x1);

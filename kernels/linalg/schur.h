@@ -149,15 +149,9 @@ static inline ISO_AVX2_FN void schur_gram_path_avx2(const bcholView *v, int j, c
   for (; j >= 0; j = v->parent[j]) {
     const real *a = pa + 9L * uidx[j], *b = pb + 9L * uidx[j];
     const __m256d b0 = bchol_row4(b), b1 = bchol_row4(b + 3), b2 = bchol_row4(b + 6);
-    x0 = _mm256_add_pd(x0, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[0]), b0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(a[3]), b1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(a[6]), b2)));
-    x1 = _mm256_add_pd(x1, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[1]), b0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(a[4]), b1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(a[7]), b2)));
-    x2 = _mm256_add_pd(x2, _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(a[2]), b0),
-                                                       _mm256_mul_pd(_mm256_set1_pd(a[5]), b1)),
-                                         _mm256_mul_pd(_mm256_set1_pd(a[8]), b2)));
+    x0 = _mm256_add_pd(x0, bchol_bt_row4(a, 0, b0, b1, b2));
+    x1 = _mm256_add_pd(x1, bchol_bt_row4(a, 1, b0, b1, b2));
+    x2 = _mm256_add_pd(x2, bchol_bt_row4(a, 2, b0, b1, b2));
   }
   real t[12];
   _mm256_storeu_pd(t, x0);
