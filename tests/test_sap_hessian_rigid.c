@@ -260,3 +260,44 @@ Test(sap_hessian_rigid, delassus_from_the_offsets_is_the_frobenius_norm) {
     cr_assert(!sap_jac_rigid_points(&pm, cl), "a point-mass block keeps the general path");
   }
 }
+
+/* A world's constraints in a row with the reciprocals of A's diagonal kept between them
+ * (sapRigidInv, as stage 5 builds them): each estimate is the one made with nothing kept, to the
+ * bit, whatever the order of the cliques: the same clique again on either side, a side that
+ * changes clique, the world on one side, and a clique met before in the other slot. A reciprocal
+ * kept for the wrong clique gives another diagonal's value and fails it. */
+Test(sap_hessian_rigid, kept_reciprocals_give_the_same_delassus_bits) {
+  test_rng r = {47};
+  double A[36 + 9 + 36 + 36] = {0};
+  const sapClique cl[4] = {{6, 0, 0, 0}, {3, 6, 36, 0}, {6, 9, 45, 0}, {6, 15, 81, 0}};
+  for (int k = 0; k < 6; ++k)
+    for (int q = 0; q < 3; ++q) A[(q == 0 ? 0 : q == 1 ? 45 : 81) + 7 * k] = test_rng_uniform(&r, 0.05, 3);
+  for (int k = 0; k < 3; ++k) A[36 + 4 * k] = test_rng_uniform(&r, 0.05, 3);
+  const int pairs[14][2] = {{0, 2}, {0, 2}, {2, 0}, {2, 0}, {-1, 0}, {0, 3}, {0, 3}, {3, 2},
+                            {-1, 3}, {2, -1}, {0, 2}, {3, -1}, {-1, 2}, {2, 3}};
+  sapRigidInv kept;
+  sap_rigid_inv_reset(&kept);
+  int differs = 0;
+  for (int t = 0; t < 140; ++t) {
+    sapCon c;
+    memset(&c, 0, sizeof c);
+    c.kind = SAP_CON_CONTACT, c.rows = 3;
+    c.clique[0] = pairs[t % 14][0], c.clique[1] = pairs[t % 14][1];
+    c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT;
+    const vec3 o[2] = {v3(0.1, 0.2, -0.3), v3(-0.2, 0.05, 0.1)};
+    const vec3 p = v3(test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5));
+    const sapJac j = sap_jac_make(&c, p, v3_normalize(v3(test_rng_uniform(&r, -1, 1), 0.3, 1)), o);
+    cr_assert(sap_jac_rigid_points(&j, cl));
+    const double none = sap_con_delassus(&c, &j, cl, A), with = sap_con_delassus_kept(&c, &j, cl, A, &kept);
+    cr_assert(memcmp(&none, &with, sizeof none) == 0, "constraint %d (cliques %d, %d): %.17g kept, %.17g not", t,
+              c.clique[0], c.clique[1], with, none);
+    /* the test can fail: a side's estimate with another clique's diagonal (what a stale
+     * reciprocal would give) differs */
+    sapJac other = j;
+    const int q = j.clique[0] >= 0 ? 0 : 1;
+    other.clique[q] = j.clique[q] == 0 ? 2 : j.clique[q] == 2 ? 3 : 0;
+    differs += sap_con_delassus(&c, &other, cl, A) != none;
+  }
+  cr_assert_eq(differs, 140, "another clique's diagonal must change every estimate: %d of 140 did", differs);
+}
+

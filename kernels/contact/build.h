@@ -43,19 +43,53 @@ static inline ISO_HD real sap_mat(wfield f, int world, int g, int width, int k) 
   return wf_at(f, world, g, width)[k];
 }
 
-/* The parameters two geometries share whatever the contact kind (reference §3, §4.2):
- * approximation settings, combined friction and relaxation time, and vn0 for the pair's frame. */
-static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapJac *j,
-                                                      const sapClique *cl, const real *v0) {
+/* sap_pair_params with the pair's combined friction and relaxation time already formed. */
+static inline ISO_HD sapContactParams sap_pair_params_kept(const sapMaterials *M, real mu, real tau, const sapJac *j,
+                                                           const sapClique *cl, const real *v0) {
   sapContactParams p = sap_contact_params_default();
   p.model = M->model;
   p.stiction_tolerance = M->stiction_tolerance;
   p.beta = M->beta;
   p.sigma = M->sigma;
-  p.mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
-  p.tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
+  p.mu = mu;
+  p.tau = tau;
   p.vn0 = sap_con_apply_normal(j, cl, v0);
   return p;
+}
+
+/* The parameters two geometries share whatever the contact kind (reference §3, §4.2):
+ * approximation settings, combined friction and relaxation time, and vn0 for the pair's frame. */
+static inline ISO_HD sapContactParams sap_pair_params(const sapMaterials *M, int w, int ga, int gb, const sapJac *j,
+                                                      const sapClique *cl, const real *v0) {
+  return sap_pair_params_kept(M, sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1)),
+                              sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0)),
+                              j, cl, v0);
+}
+
+/* A face's pair materials: combined friction, relaxation time and Hunt–Crossley dissipation
+ * (§3), kept by a loop over a world's faces for the faces after it with the same geometries and
+ * the same rigid sides (faces come pair by pair: the five-box stack's 140 are four pairs'). The
+ * same combinations of the same values, so the same bits; ga = −1: none kept. */
+typedef struct sapFacePair {
+  int ga, gb, rigid; /* rigid: bit 0 when M's side is rigid (g_M = ∞), bit 1 for N's */
+  real mu, tau, d;
+} sapFacePair;
+
+static inline ISO_HD void sap_face_pair_reset(sapFacePair *k) {
+  k->ga = k->gb = k->rigid = -1;
+  k->mu = k->tau = k->d = (real)0;
+}
+
+/* *k made the materials of face r of world w, formed unless *k already holds them. */
+static inline ISO_HD void sap_face_pair(const sapMaterials *M, int w, const contactRec *r, sapFacePair *k) {
+  const int ga = r->geom_m, gb = r->geom_n, rigid = (isinf(r->gM) ? 1 : 0) | (isinf(r->gN) ? 2 : 0);
+  if (ga == k->ga && gb == k->gb && rigid == k->rigid) return;
+  k->ga = ga, k->gb = gb, k->rigid = rigid;
+  k->mu = sap_combine_friction(sap_mat(M->mu, w, ga, 2, 1), sap_mat(M->mu, w, gb, 2, 1));
+  k->tau = sap_combine_relaxation_time(sap_mat(M->tau, w, ga, 1, 0), sap_mat(M->tau, w, gb, 1, 0));
+  const real EM = (rigid & 1) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
+  const real EN = (rigid & 2) ? (real)INFINITY : sap_mat(M->E, w, gb, 1, 0);
+  k->d = sap_combine_hydro_dissipation(EM, EN, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
 }
 
 /* Append world w's point contacts (npoint hits, in pair order) to its contact list after its
@@ -89,11 +123,12 @@ static inline ISO_HD void sap_point_list_world(const sapMaterials *M, const sapP
 }
 
 /* The rest of constraint c once its pair parameters are known: its record, and the data its
- * law evaluates (from the Delassus estimate on the world's A, §5.1). */
+ * law evaluates (from the Delassus estimate on the world's A, §5.1). kept: NULL, or the
+ * reciprocals a loop over the world's constraints keeps (sapRigidInv). */
 static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact, const sapContactParams *p,
-                                         const sapClique *cl, const real *A_world, real dt) {
+                                         const sapClique *cl, const real *A_world, real dt, sapRigidInv *kept) {
   c->contact = contact;
-  real wd = sap_con_delassus(c, j, cl, A_world);
+  real wd = sap_con_delassus_kept(c, j, cl, A_world, kept);
   real w3[3] = {wd, wd, wd};
   sap_contact_make_data(p, w3, dt, &c->data);
 }
@@ -109,6 +144,10 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
   int n = 0, pool_ok = 1;
   *ncon = 0;
   if (status[w] & ISO_WORLD_FROZEN) return; /* *needed keeps what an overflow needed until reset */
+  sapRigidInv kept;
+  sapFacePair pair;
+  sap_rigid_inv_reset(&kept);
+  sap_face_pair_reset(&pair);
   for (int i = 0; i < nrec; ++i) {
     const contactRec *r = list + i;
     const int ga = r->geom_m, gb = r->geom_n;
@@ -121,12 +160,11 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
         pool_ok &= sap_con_geometry_tree(c, n, M->geom_body[ga], M->geom_body[gb], r->point, r->normal, X_WB, TS, Sw,
                                          pool, &j);
         if (!pool_ok) break;
-        sapContactParams p = sap_pair_params(M, w, ga, gb, &j, cl, v0);
+        sap_face_pair(M, w, r, &pair);
+        sapContactParams p = sap_pair_params_kept(M, pair.mu, pair.tau, &j, cl, v0);
+        p.d = pair.d;
         p.k = k, p.phi0 = phi0, p.fe0 = fe0;
-        real EM = isinf(r->gM) ? (real)INFINITY : sap_mat(M->E, w, ga, 1, 0);
-        real EN = isinf(r->gN) ? (real)INFINITY : sap_mat(M->E, w, gb, 1, 0);
-        p.d = sap_combine_hydro_dissipation(EM, EN, sap_mat(M->d, w, ga, 1, 0), sap_mat(M->d, w, gb, 1, 0));
-        sap_con_finish(c, &j, i, &p, cl, A_world, dt);
+        sap_con_finish(c, &j, i, &p, cl, A_world, dt, &kept);
       }
     } else if (n < max_con) { /* point contact (§4.2) */
       sapCon *c = con + n;
@@ -146,7 +184,7 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
         p.d = sap_combine_point_dissipation(kA, kB, dA, dB);
       }
       sap_point_pair_config(r->p0, p.k, &p.phi0, &p.fe0);
-      sap_con_finish(c, &j, i, &p, cl, A_world, dt);
+      sap_con_finish(c, &j, i, &p, cl, A_world, dt, &kept);
     }
     n++;
   }

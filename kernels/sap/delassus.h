@@ -74,27 +74,44 @@ static inline ISO_HD void sap_con_delassus_W(const sapJac *j, const sapClique *c
   }
 }
 
+/* The reciprocals of the six diagonal entries of A that sap_delassus_rigid_norm reads of each
+ * side's clique, kept by a loop over a world's constraints for the ones after it on the same
+ * cliques: a world's faces come pair by pair (the coin's 378 all on one body), and these six
+ * divisions per side were the most of each face's Delassus estimate. The same divisions of the
+ * same entries, so the same bits. clique[q] = −2: side q holds none yet. */
+typedef struct sapRigidInv {
+  int clique[2];
+  real inv[2][6];
+} sapRigidInv;
+
+static inline ISO_HD void sap_rigid_inv_reset(sapRigidInv *k) { k->clique[0] = k->clique[1] = -2; }
+
 /* ‖W‖_F of a contact whose blocks are free bodies' points (or the world): with
  * J_q = s_q·Rᵀ[−[r_q]× | I], W = Rᵀ·M·R for M = Σ_q diag(1/A_v) + [r_q]×·diag(1/A_ω)·[r_q]×ᵀ (the
  * clique's diagonal, [ω, v] order), and the Frobenius norm does not see the rotation: ‖W‖_F =
  * ‖M‖_F, six entries from the offsets where J·D·Jᵀ forms both 3 × 6 blocks (a third of the
  * resting box's constraint set-up). Equal to the general loop to round-off
- * (tests/test_sap_hessian_rigid.c). */
-static inline ISO_HD real sap_delassus_rigid_norm(const sapJac *j, const sapClique *cl, const real *A_world) {
+ * (tests/test_sap_hessian_rigid.c). kept: NULL, or the reciprocals of the constraint before
+ * (sapRigidInv), used where its cliques are this one's and updated where they are not. */
+static inline ISO_HD real sap_delassus_rigid_norm(const sapJac *j, const sapClique *cl, const real *A_world,
+                                                  sapRigidInv *kept) {
   real m00 = 0, m11 = 0, m22 = 0, m01 = 0, m02 = 0, m12 = 0;
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
-    const sapClique *c = cl + j->clique[q];
-    const real *Ab = A_world + c->a0;
-    const int n = c->nv;
-    const real d0 = (real)1 / Ab[0], d1 = (real)1 / Ab[n + 1], d2 = (real)1 / Ab[2 * (n + 1)];
+    real own[6], *d = kept ? kept->inv[q] : own;
+    if (!kept || kept->clique[q] != j->clique[q]) {
+      const sapClique *c = cl + j->clique[q];
+      const real *Ab = A_world + c->a0;
+      for (int k = 0; k < 6; ++k) d[k] = (real)1 / Ab[k * (c->nv + 1)];
+      if (kept) kept->clique[q] = j->clique[q];
+    }
     const real x = j->r[q].x, y = j->r[q].y, z = j->r[q].z;
-    m00 += (real)1 / Ab[3 * (n + 1)] + z * z * d1 + y * y * d2;
-    m11 += (real)1 / Ab[4 * (n + 1)] + z * z * d0 + x * x * d2;
-    m22 += (real)1 / Ab[5 * (n + 1)] + y * y * d0 + x * x * d1;
-    m01 -= x * y * d2;
-    m02 -= x * z * d1;
-    m12 -= y * z * d0;
+    m00 += d[3] + z * z * d[1] + y * y * d[2];
+    m11 += d[4] + z * z * d[0] + x * x * d[2];
+    m22 += d[5] + y * y * d[0] + x * x * d[1];
+    m01 -= x * y * d[2];
+    m02 -= x * z * d[1];
+    m12 -= y * z * d[0];
   }
   return sqrt(m00 * m00 + m11 * m11 + m22 * m22 + (real)2 * (m01 * m01 + m02 * m02 + m12 * m12));
 }
@@ -106,8 +123,10 @@ static inline ISO_HD int sap_jac_rigid_points(const sapJac *j, const sapClique *
 
 /* The Delassus estimate of constraint c, by kind. A contact uses one w for its three equations,
  * w = ‖W‖_F/3 (§5.1). */
-static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
-  if (c->kind == SAP_CON_CONTACT && sap_jac_rigid_points(j, cl)) return sap_delassus_rigid_norm(j, cl, A_world) / 3;
+static inline ISO_HD real sap_con_delassus_kept(const sapCon *c, const sapJac *j, const sapClique *cl,
+                                                const real *A_world, sapRigidInv *kept) {
+  if (c->kind == SAP_CON_CONTACT && sap_jac_rigid_points(j, cl))
+    return sap_delassus_rigid_norm(j, cl, A_world, kept) / 3;
   real W[SAP_MAX_ROWS * SAP_MAX_ROWS];
   sap_con_delassus_W(j, cl, A_world, W);
   /* every kind: one w for all its rows, ‖W‖_F / rows (a contact's /3; a two-row limit's W is
@@ -115,6 +134,11 @@ static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, con
   real f = 0;
   for (int i = 0; i < j->rows * j->rows; ++i) f += W[i] * W[i];
   return c->kind == SAP_CON_CONTACT ? sqrt(f) / 3 : sqrt(f) / j->rows;
+}
+
+/* sap_con_delassus_kept with nothing kept. */
+static inline ISO_HD real sap_con_delassus(const sapCon *c, const sapJac *j, const sapClique *cl, const real *A_world) {
+  return sap_con_delassus_kept(c, j, cl, A_world, (sapRigidInv *)0);
 }
 
 #endif

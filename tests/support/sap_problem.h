@@ -173,7 +173,8 @@ static inline void sapp_prepare(sapProblem *P) {
         cr_assert_leq(v3_norm(v3_sub(j.r[q], v3_sub(r->point, o))), 0.0, "offset from clique %d", k);
       }
       sapp_jac(P, w)[i] = j;
-      sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_cliques(P, w), sapp_A(P, w), P->dt);
+      sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_cliques(P, w), sapp_A(P, w), P->dt,
+                     (sapRigidInv *)0);
     }
     sap_setup_world(&P->B, w);
   }
