@@ -424,9 +424,11 @@ static inline ISO_HD int hydro_tri_tet(const vec3 tri[3], vec3 tri_normal, const
 /* Compliant tet M (vertex pressures p, gradient g) vs rigid half-space N {x : n·x + d <= 0}
  * (n unit, out of the solid), §2.3. The tet is sliced by the boundary with heights
  * s = n·x + d (the polygon's right-hand normal is n: out of N, into M); cut-point pressures
- * interpolate p along the cut edges; no gradient filter. grad_M = g, gN = INFINITY. */
-static inline ISO_HD int hydro_tet_halfspace(const vec3 tet[4], const real p[4], vec3 g, vec3 n, real d,
-                                             hydroFace *out) {
+ * interpolate p along the cut edges; no gradient filter. grad_M = g, gN = INFINITY.
+ * hydro_tet_halfspace_nhat takes the face normal normalize(n) already formed (once for a
+ * pair's candidates). */
+static inline ISO_HD ISO_INLINE int hydro_tet_halfspace_nhat(const vec3 tet[4], const real p[4], vec3 g, vec3 n,
+                                                             real d, vec3 nhat, hydroFace *out) {
   vec3 poly[HYDRO_CLIP_CAP];
   real q[HYDRO_CLIP_CAP];
   real s[4];
@@ -435,8 +437,13 @@ static inline ISO_HD int hydro_tet_halfspace(const vec3 tet[4], const real p[4],
   m = hydro_slice_tet(tet, s, p, poly, q, (int *)0);
   m = hydro_remove_near_duplicates(poly, q, m);
   if (m < 3) return 0;
-  hydro_emit_face(out, poly, q, m, v3_normalize(n), g, (real)0, g, v3_zero(), 1);
+  hydro_emit_face(out, poly, q, m, nhat, g, (real)0, g, v3_zero(), 1);
   return 1;
+}
+
+static inline ISO_HD int hydro_tet_halfspace(const vec3 tet[4], const real p[4], vec3 g, vec3 n, real d,
+                                             hydroFace *out) {
+  return hydro_tet_halfspace_nhat(tet, p, g, n, d, v3_normalize(n), out);
 }
 
 /* Rigid triangle N (outward normal tri_normal) vs compliant half-space M {x : n·x + d <= 0}

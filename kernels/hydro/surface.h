@@ -81,6 +81,7 @@ static inline ISO_HD hydroTet *hs_tet_get(const hydroDev *H, int geom, int e, co
 typedef struct hsPlane {
   vec3 n;
   real d;
+  vec3 nhat; /* v3_normalize(n): a tet's face normal (hydro_tet_halfspace_nhat) */
 } hsPlane;
 
 /* hs_face_compute with a tet cache per side (cm for M's tets, cn for N's; either may be NULL),
@@ -111,9 +112,12 @@ static inline ISO_HD int hs_face_compute_cached(const hydroDev *H, int p, int ea
     const xform X_WM = *pX_WM;
     hs_tet_world(H, am, ea, X_WM, pm, tm, pmv, Em);
     hs_tet_field(H, am, ea, X_WM, Em, &gm, &cmv);
-    if (hp) nW = hp->n, dW = hp->d;
-    else hs_halfspace(*pX_WN, &nW, &dW);
-    ok = hydro_tet_halfspace(tm, pmv, gm, nW, dW, f);
+    if (hp) {
+      ok = hydro_tet_halfspace_nhat(tm, pmv, gm, hp->n, hp->d, hp->nhat, f);
+    } else {
+      hs_halfspace(*pX_WN, &nW, &dW);
+      ok = hydro_tet_halfspace(tm, pmv, gm, nW, dW, f);
+    }
   } else if (kind == HS_PAIR_RS) {
     hs_tri_world(H, H->geom_asset[n], eb, *pX_WN, pn, tri, &nrm);
     if (hp) nW = hp->n, dW = hp->d;
@@ -276,6 +280,7 @@ static inline ISO_HD void hs_narrow_world_posed(const hydroDev *H, const hydroWo
       hp = (const hsPlane *)0;
       if (H->pair_kind[p] == HS_PAIR_HC || H->pair_kind[p] == HS_PAIR_RS) {
         hs_halfspace(W->X_WG[(long)world * H->ngeom + (H->pair_kind[p] == HS_PAIR_HC ? n : m)], &plane.n, &plane.d);
+        plane.nhat = v3_normalize(plane.n);
         hp = &plane;
       }
       if (!cache_clear && (H->pair_kind[p] == HS_PAIR_CC || H->pair_kind[p] == HS_PAIR_RC)) {
