@@ -489,3 +489,53 @@ Test(tet_tet, beyond_faces_gives_the_scalar_verdict) {
   }
   cr_assert(yes > 100 && no > 100, "yes %d, no %d", yes, no);
 }
+
+/* The separating-axis test on both tets in the eight lanes of AVX-512F (hydro_tets_apart8) gives
+ * hydro_tets_apart's verdict: tets placed across a face of M at gaps from 1e-6 to 0 and overlaps
+ * (the verdict near the margin), random pairs at random distances, a flat tet on either side
+ * or both (its lanes off), and NaN coordinates. Each test gets its own fresh copies, so the
+ * planes one forms do not serve the other. */
+Test(tet_tet, apart_in_eight_lanes_gives_the_scalar_verdict) {
+#if ISO_AVX2 && ISO_CPU_SCRATCH
+  if (!iso_cpu_avx512()) {
+    cr_log_warn("this CPU has no AVX-512F: the narrow phase takes the pairs of lanes; nothing to compare");
+    return;
+  }
+  test_rng r = {77};
+  const double gaps[] = {1e-6, 1e-9, 1e-12, 1e-15, 0, -1e-15, -1e-12, -1e-6};
+  int yes = 0, no = 0, flat = 0;
+  for (int rep = 0; rep < 6000; ++rep) {
+    vec3 tM[4], tN[4];
+    if (rep % 2 == 0) { /* across M's face 3, posed */
+      const quat q = rand_rotation(&r);
+      const vec3 at = rand_v3(&r, rep % 3 == 0 ? -1e3 : -1, rep % 3 == 0 ? 1e3 : 1);
+      vec3 m0[4];
+      std_tet(m0, 1);
+      const vec3 n0[4] = {v3(0, 0, 0), v3(0, 1, 0), v3(1, 0, 0), v3(0, 0, -1)};
+      const double gap = gaps[(rep / 2) % 8] + (rep % 7 == 0 ? test_rng_uniform(&r, -1e-3, 1e-3) : 0);
+      for (int i = 0; i < 4; ++i) {
+        tM[i] = v3_add(quat_rotate(q, m0[i]), at);
+        tN[i] = v3_add(quat_rotate(q, v3_sub(n0[i], v3(0, 0, gap))), at);
+      }
+    } else { /* random tets at random distances */
+      rand_tet(&r, v3(0, 0, 0), 1, tM);
+      rand_tet(&r, rand_v3(&r, -2.5, 2.5), 1, tN);
+    }
+    if (rep % 13 == 3) tM[3] = tM[1]; /* flat: no interior */
+    if (rep % 17 == 5) tN[2] = tN[0];
+    if (rep % 101 == 9) tN[1].z = NAN;
+    if (rep % 103 == 11) tM[2].x = NAN;
+    hydroTet M1, N1, M2, N2;
+    hydro_tet_make(&M1, tM, v3(0, 0, 1), 0), hydro_tet_make(&N1, tN, v3(0, 0, -1), 0);
+    hydro_tet_make(&M2, tM, v3(0, 0, 1), 0), hydro_tet_make(&N2, tN, v3(0, 0, -1), 0);
+    const int want = hydro_tets_apart(&M1, &N1), got = hydro_tets_apart8(&M2, &N2);
+    cr_assert_eq(got, want, "rep %d: eight lanes %d, scalar test %d", rep, got, want);
+    yes += got, no += !got;
+    flat += !hydro_tet_solid(&M2) || !hydro_tet_solid(&N2);
+  }
+  cr_assert(yes > 500 && no > 500, "both verdicts must occur: apart %d, not %d", yes, no);
+  cr_assert_gt(flat, 500, "flat tets %d", flat);
+#else
+  cr_log_warn("built without the CPU's lanes: nothing to compare");
+#endif
+}

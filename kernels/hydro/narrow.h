@@ -135,7 +135,11 @@ static inline ISO_HD void hydro_tet_planes(hydroTet *T) {
   const real vol6 = hydro_tet_volume6(T->t);
   T->sgn = !(vol6 != (real)0) ? (real)0 : vol6 > (real)0 ? (real)1 : (real)-1;
   T->have |= HYDRO_TET_PLANES;
-  if (T->sgn == (real)0) return; /* flat (or NaN) tet: no interior, no planes needed */
+  if (T->sgn == (real)0) { /* flat (or NaN) tet: no interior, no planes needed; zeros for lanes
+                              that read them and ignore them (hydro_tets_apart8) */
+    for (int f = 0; f < 4; ++f) T->nx[f] = T->ny[f] = T->nz[f] = T->nd[f] = (real)0;
+    return;
+  }
 #if ISO_PAIRS
   vec3 c[4];
   real len2[4];
@@ -287,6 +291,43 @@ static inline ISO_HD int hydro_tets_apart(hydroTet *M, hydroTet *N) {
   return 0;
 }
 
+#if ISO_AVX2 && ISO_CPU_SCRATCH
+#include <immintrin.h>
+
+/* hydro_tets_apart with both of its tests in the eight lanes of AVX-512F (CPU only, called where
+ * iso_cpu_avx512() says the CPU has it): lanes 0–3 hold N's four face planes, lanes 4–7 M's, and
+ * vertex k of M (for N's planes) and of N (for M's) goes through all eight at once. Each lane
+ * forms hydro_beyond_faces's distance in its order (no product fused), with its margin and its
+ * strict comparison (a NaN is never beyond), and keeps its verdict while every vertex so far is
+ * beyond; a side without an interior starts with its lanes off, as the scalar test skips it. The
+ * answer is the scalar test's: some lane still on after the four vertices. A pair in the stack
+ * went through the two tests one after the other, four planes two at a time in each, at ~60 %
+ * of the step's candidates; most overlap, and the first vertex inside every plane ends it here as
+ * there. Both tets' planes are formed first (the scalar test forms M's only when N's find none): a
+ * tet's planes are formed once a step, by the same expressions, so no result changes. */
+static inline ISO_AVX512_FN int hydro_tets_apart8(hydroTet *M, hydroTet *N) {
+  const int on = (hydro_tet_solid(N) ? 0x0F : 0) | (hydro_tet_solid(M) ? 0xF0 : 0);
+  if (!on) return 0;
+  const __m512d m = _mm512_set1_pd(hydro_apart_margin(M->asum, N->asum));
+  /* (a flat tet's planes are zeros, hydro_tet_planes: its lanes, off, read defined values) */
+#define HYDRO_APART8_PLANES(f) \
+  _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_loadu_pd(N->f)), _mm256_loadu_pd(M->f), 1)
+  const __m512d px = HYDRO_APART8_PLANES(nx), py = HYDRO_APART8_PLANES(ny), pz = HYDRO_APART8_PLANES(nz);
+  const __m512d pd = HYDRO_APART8_PLANES(nd);
+#undef HYDRO_APART8_PLANES
+  __mmask8 alive = (__mmask8)on;
+  for (int k = 0; k < 4 && alive; ++k) {
+    const __m512d x = _mm512_insertf64x4(_mm512_set1_pd(M->t[k].x), _mm256_set1_pd(N->t[k].x), 1);
+    const __m512d y = _mm512_insertf64x4(_mm512_set1_pd(M->t[k].y), _mm256_set1_pd(N->t[k].y), 1);
+    const __m512d z = _mm512_insertf64x4(_mm512_set1_pd(M->t[k].z), _mm256_set1_pd(N->t[k].z), 1);
+    const __m512d xy = _mm512_add_pd(_mm512_mul_pd(px, x), _mm512_mul_pd(py, y));
+    const __m512d d = _mm512_sub_pd(_mm512_add_pd(xy, _mm512_mul_pd(pz, z)), pd);
+    alive &= _mm512_cmp_pd_mask(d, m, _CMP_GT_OQ);
+  }
+  return alive != 0;
+}
+#endif
+
 /* 1 when the equilibrium plane certainly misses tet M, so that its slice is empty: f_M − f_N =
  * dg·x + dc (dg = g_M − g_N, dc = c_M − c_N) has one strict sign at M's four vertices, each
  * value clear of zero by HYDRO_APART_REL times a bound on its terms. The slice decides by the
@@ -351,7 +392,12 @@ static inline ISO_HD int hydro_tet_tet_prepared(hydroTet *M, hydroTet *N, hydroF
   vec3 nhat;
   real off;
   int k, n;
-  if (hydro_plane_misses(M, N) || hydro_tets_apart(M, N)) return 0;
+  if (hydro_plane_misses(M, N)) return 0;
+#if ISO_AVX2 && ISO_CPU_SCRATCH
+  if (iso_cpu_avx512() ? hydro_tets_apart8(M, N) : hydro_tets_apart(M, N)) return 0;
+#else
+  if (hydro_tets_apart(M, N)) return 0;
+#endif
   /* (formed after the cheap rejections: 60 % of the stack's candidates end there, and a square
    * root formed ahead of them was waited on by every one) */
   const vec3 dg = v3_sub(M->g, N->g);
