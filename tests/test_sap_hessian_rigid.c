@@ -262,10 +262,11 @@ Test(sap_hessian_rigid, delassus_from_the_offsets_is_the_frobenius_norm) {
 }
 
 /* A world's constraints in a row with the reciprocals of A's diagonal kept between them
- * (sapRigidInv, as stage 5 builds them): each estimate is the one made with nothing kept, to the
+ * (sapDiagInv, as stage 5 builds them): each estimate is the one made with nothing kept, to the
  * bit, whatever the order of the cliques: the same clique again on either side, a side that
- * changes clique, the world on one side, and a clique met before in the other slot. A reciprocal
- * kept for the wrong clique gives another diagonal's value and fails it. */
+ * changes clique, the world on one side, a clique met before in the other slot, and every fifth
+ * constraint on a point mass (the general blocks' path, which reads the same reciprocals). A
+ * reciprocal kept for the wrong clique gives another diagonal's value and fails it. */
 Test(sap_hessian_rigid, kept_reciprocals_give_the_same_delassus_bits) {
   test_rng r = {47};
   double A[36 + 9 + 36 + 36] = {0};
@@ -275,8 +276,8 @@ Test(sap_hessian_rigid, kept_reciprocals_give_the_same_delassus_bits) {
   for (int k = 0; k < 3; ++k) A[36 + 4 * k] = test_rng_uniform(&r, 0.05, 3);
   const int pairs[14][2] = {{0, 2}, {0, 2}, {2, 0}, {2, 0}, {-1, 0}, {0, 3}, {0, 3}, {3, 2},
                             {-1, 3}, {2, -1}, {0, 2}, {3, -1}, {-1, 2}, {2, 3}};
-  sapRigidInv kept;
-  sap_rigid_inv_reset(&kept);
+  sapDiagInv kept;
+  sap_diag_inv_reset(&kept);
   int differs = 0;
   for (int t = 0; t < 140; ++t) {
     sapCon c;
@@ -284,10 +285,13 @@ Test(sap_hessian_rigid, kept_reciprocals_give_the_same_delassus_bits) {
     c.kind = SAP_CON_CONTACT, c.rows = 3;
     c.clique[0] = pairs[t % 14][0], c.clique[1] = pairs[t % 14][1];
     c.block[0] = c.block[1] = SAP_BLOCK_RIGID_POINT;
+    const int general = t % 5 == 4; /* a point mass on side 1: the general blocks' path */
+    if (general) c.clique[1] = 1, c.block[1] = SAP_BLOCK_POINT_MASS;
+    if (general && c.clique[0] < 0) c.clique[0] = 3;
     const vec3 o[2] = {v3(0.1, 0.2, -0.3), v3(-0.2, 0.05, 0.1)};
     const vec3 p = v3(test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5), test_rng_uniform(&r, -.5, .5));
     const sapJac j = sap_jac_make(&c, p, v3_normalize(v3(test_rng_uniform(&r, -1, 1), 0.3, 1)), o);
-    cr_assert(sap_jac_rigid_points(&j, cl));
+    cr_assert_eq(sap_jac_rigid_points(&j, cl), !general);
     const double none = sap_con_delassus(&c, &j, cl, A), with = sap_con_delassus_kept(&c, &j, cl, A, &kept);
     cr_assert(memcmp(&none, &with, sizeof none) == 0, "constraint %d (cliques %d, %d): %.17g kept, %.17g not", t,
               c.clique[0], c.clique[1], with, none);

@@ -124,9 +124,9 @@ static inline ISO_HD void sap_point_list_world(const sapMaterials *M, const sapP
 
 /* The rest of constraint c once its pair parameters are known: its record, and the data its
  * law evaluates (from the Delassus estimate on the world's A, §5.1). kept: NULL, or the
- * reciprocals a loop over the world's constraints keeps (sapRigidInv). */
+ * reciprocals a loop over the world's constraints keeps (sapDiagInv). */
 static inline ISO_HD void sap_con_finish(sapCon *c, const sapJac *j, int contact, const sapContactParams *p,
-                                         const sapClique *cl, const real *A_world, real dt, sapRigidInv *kept) {
+                                         const sapClique *cl, const real *A_world, real dt, sapDiagInv *kept) {
   c->contact = contact;
   real wd = sap_con_delassus_kept(c, j, cl, A_world, kept);
   real w3[3] = {wd, wd, wd};
@@ -144,9 +144,9 @@ static inline ISO_HD void sap_build_world(const sapMaterials *M, const contactRe
   int n = 0, pool_ok = 1;
   *ncon = 0;
   if (status[w] & ISO_WORLD_FROZEN) return; /* *needed keeps what an overflow needed until reset */
-  sapRigidInv kept;
+  sapDiagInv kept;
   sapFacePair pair;
-  sap_rigid_inv_reset(&kept);
+  sap_diag_inv_reset(&kept);
   sap_face_pair_reset(&pair);
   for (int i = 0; i < nrec; ++i) {
     const contactRec *r = list + i;

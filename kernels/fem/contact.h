@@ -227,7 +227,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     sap_con_apply(&j, cl, v, vc);
     p.vn0 = vc[2];
     p.k = k, p.phi0 = phi0, p.fe0 = fe0;
-    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt, (sapRigidInv *)0);
+    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt, (sapDiagInv *)0);
   }
   if (!a->has_dd) return n;
   const femDDContact *dl = a->dd.con + (long)w * a->dd.max_con;
@@ -258,7 +258,7 @@ static inline ISO_HD int fem_sap_constraints(const femSapArgs *a, int w, const s
     p.vn0 = vc[2];
     p.k = dl[i].k, p.phi0 = dl[i].phi0, p.fe0 = -dl[i].k * dl[i].phi0; /* §6.4: k = A·C, fn0 = −k·φ0 */
     c->contact = i;
-    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt, (sapRigidInv *)0);
+    sap_con_finish(c, &j, i, &p, cl, A_world, a->F.dt, (sapDiagInv *)0);
   }
   return n;
 }

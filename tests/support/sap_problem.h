@@ -174,7 +174,7 @@ static inline void sapp_prepare(sapProblem *P) {
       }
       sapp_jac(P, w)[i] = j;
       sap_con_finish(c, &j, i, sapp_params(P, w) + i, sapp_cliques(P, w), sapp_A(P, w), P->dt,
-                     (sapRigidInv *)0);
+                     (sapDiagInv *)0);
     }
     sap_setup_world(&P->B, w);
   }
