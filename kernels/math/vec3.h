@@ -44,8 +44,11 @@ static inline ISO_HD real v3_norm2(vec3 a) { return v3_dot(a, a); }
 
 static inline ISO_HD real v3_norm(vec3 a) { return sqrt(v3_dot(a, a)); }
 
-/* Unit vector along a; the zero vector (or one whose norm underflows) maps to zero. */
-static inline ISO_HD vec3 v3_normalize(vec3 a) {
+/* Unit vector along a; the zero vector (or one whose norm underflows) maps to zero. Always
+ * inlined: as a call its vec3 argument and result go through the stack, and where GCC's inliner
+ * gave up on it (the narrow phase's face, once the half-space path grew) each face waited on
+ * that store. */
+static inline ISO_HD ISO_INLINE vec3 v3_normalize(vec3 a) {
   real n = v3_norm(a);
   if (!(n > (real)0)) return v3_zero();
   return v3_scale(a, (real)1 / n);
