@@ -349,6 +349,49 @@ Test(clip, remove_near_duplicates_semantics) {
   cr_assert_eq(hydro_remove_near_duplicates(pair, NULL, 0), 0);
 }
 
+/* Drake's loop as written, each vertex compared with the last kept one: the reference for the
+ * kernel's early answer where no consecutive pair is near. */
+static int dedup_loop(vec3 *v, double *q, int n) {
+  int m = 0;
+  for (int i = 0; i < n; ++i)
+    if (m == 0 || !(v3_norm2(v3_sub(v[i], v[m - 1])) < HYDRO_DUP_DIST2)) {
+      v[m] = v[i];
+      if (q) q[m] = q[i];
+      ++m;
+    }
+  if (m >= 3 && v3_norm2(v3_sub(v[0], v[m - 1])) < HYDRO_DUP_DIST2) --m;
+  return m;
+}
+
+/* Random polygons of 0 to 9 vertices, some vertices moved to within 0.5e-14 … 2e-14 of the one
+ * before them or of the first (either side of the threshold), some NaN: the kernel keeps the
+ * same vertices and scalars as the loop, in the same order. Both paths must occur. */
+Test(clip, remove_near_duplicates_is_the_loop) {
+  test_rng r = {404};
+  int early = 0, dropped = 0;
+  for (int rep = 0; rep < 20000; ++rep) {
+    vec3 a[HYDRO_CLIP_CAP] = {{0, 0, 0}}, b[HYDRO_CLIP_CAP];
+    double qa[HYDRO_CLIP_CAP] = {0}, qb[HYDRO_CLIP_CAP];
+    const int n = rep % 10;
+    for (int i = 0; i < n; ++i) {
+      a[i] = v3(test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1), test_rng_uniform(&r, -1, 1));
+      const double d = test_rng_uniform(&r, 0.5e-14, 2e-14);
+      if (i > 0 && test_rng_uniform(&r, 0, 1) < 0.15) a[i] = v3_add(a[i - 1], v3(d, 0, 0));
+      if (i > 1 && i == n - 1 && test_rng_uniform(&r, 0, 1) < 0.2) a[i] = v3_add(a[0], v3(0, d, 0));
+      if (test_rng_uniform(&r, 0, 1) < 0.01) a[i].y = NAN;
+      qa[i] = i;
+    }
+    memcpy(b, a, sizeof a), memcpy(qb, qa, sizeof qa);
+    const int want = dedup_loop(b, qb, n), got = hydro_remove_near_duplicates(a, qa, n);
+    cr_assert_eq(got, want, "rep %d (n %d): %d kept, the loop keeps %d", rep, n, got, want);
+    for (int i = 0; i < got; ++i)
+      cr_assert(memcmp(&a[i], &b[i], sizeof a[i]) == 0 && qa[i] == qb[i], "rep %d: vertex %d differs", rep, i);
+    early += n >= 2 && got == n;
+    dropped += got < n;
+  }
+  cr_assert(early > 1000 && dropped > 1000, "both paths: kept all %d, dropped some %d", early, dropped);
+}
+
 /* ---- polygon area, normal, centroid; the fan ------------------------------------------------ */
 
 static hydroFace face_from(const vec3 *v, int n, vec3 g, double c) {

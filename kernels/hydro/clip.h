@@ -38,9 +38,16 @@
 #define HYDRO_CLIP_CAP 16
 
 /* RemoveNearlyDuplicateVertices on v[0..n) (and the scalars q alongside, when q is not NULL).
- * Returns the new count. */
+ * Returns the new count. The common polygon has no near duplicates, and then the loop keeps
+ * every vertex, having compared each with the one before it: those n − 1 distances are formed
+ * first, independently, and the loop runs only when one of them is near. In the loop each
+ * comparison's address waits on the verdict before it (which vertex was kept last), a chain
+ * that held most of a tet–plane face's duplicate removal. The same verdicts, so the same
+ * polygon (a NaN distance is not near in either). */
 static inline ISO_HD ISO_INLINE int hydro_remove_near_duplicates(vec3 *v, real *q, int n) {
-  int i, m = 0;
+  int i, m = 0, near = 0;
+  for (i = 1; i < n; ++i) near |= v3_norm2(v3_sub(v[i], v[i - 1])) < (real)HYDRO_DUP_DIST2;
+  if (!near) return n >= 3 && v3_norm2(v3_sub(v[0], v[n - 1])) < (real)HYDRO_DUP_DIST2 ? n - 1 : n;
   for (i = 0; i < n; ++i) {
     if (m == 0 || !(v3_norm2(v3_sub(v[i], v[m - 1])) < (real)HYDRO_DUP_DIST2)) {
       if (m != i) { /* nothing dropped yet (the common case): no copy onto itself */
