@@ -25,16 +25,20 @@ typedef struct sapDiagInv {
 static inline ISO_HD void sap_diag_inv_reset(sapDiagInv *k) { k->clique[0] = k->clique[1] = -2; }
 
 /* 1/A_kk for k < c->nv of clique ci (c = cl + ci) on side q: kept's, formed into it where it
- * holds another clique; NULL when kept is NULL or the clique is wider than SAP_KEPT_NV. */
+ * holds another clique, or, with nothing kept, formed into own; NULL only for a clique wider
+ * than SAP_KEPT_NV. */
 static inline ISO_HD const real *sap_diag_inv(sapDiagInv *kept, int q, int ci, const sapClique *c,
-                                              const real *A_world) {
-  if (!kept || c->nv > SAP_KEPT_NV) return (const real *)0;
-  if (kept->clique[q] != ci) {
-    const real *Ab = A_world + c->a0;
-    for (int k = 0; k < c->nv; ++k) kept->inv[q][k] = (real)1 / Ab[(c->nv + 1) * k];
+                                              const real *A_world, real own[SAP_KEPT_NV]) {
+  if (c->nv > SAP_KEPT_NV) return (const real *)0;
+  real *d = own;
+  if (kept) {
+    d = kept->inv[q];
+    if (kept->clique[q] == ci) return d;
     kept->clique[q] = ci;
   }
-  return kept->inv[q];
+  const real *Ab = A_world + c->a0;
+  for (int k = 0; k < c->nv; ++k) d[k] = (real)1 / Ab[(c->nv + 1) * k];
+  return d;
 }
 
 /* W += J diag(A)⁻¹ Jᵀ for one block (m × nc) on its clique's A (Ab, n × n row-major): column k
@@ -42,7 +46,7 @@ static inline ISO_HD const real *sap_diag_inv(sapDiagInv *kept, int q, int ci, c
  * per column (a deformable–deformable contact's 24 columns cost 24 divisions instead of 216,
  * which were most of its constraint's build), each entry summed over the columns in order, the
  * lower triangle mirrored so that W is exactly symmetric. kept_inv: NULL, or those reciprocals
- * already formed (sap_diag_inv). */
+ * already formed (sap_diag_inv), read at the column's index in the clique. */
 static inline ISO_HD void sap_delassus_block(const real *J, int m, int nc, const int *cols, const real *Ab, int n,
                                              const real *kept_inv, real *W) {
   real Wq[SAP_MAX_ROWS * SAP_MAX_ROWS];
@@ -102,7 +106,8 @@ static inline ISO_HD void sap_con_delassus_W_kept(const sapJac *j, const sapCliq
       sap_delassus_block(J, m, j->ncols[q], j->cols[q], A_world + c->a0, c->nv, (const real *)0, W);
       continue;
     }
-    const real *inv = sap_diag_inv(kept, q, j->clique[q], c, A_world);
+    real own[SAP_KEPT_NV];
+    const real *inv = sap_diag_inv(kept, q, j->clique[q], c, A_world, own);
     if (m == 3 && c->nv == 6) sap_delassus_block(J, 3, 6, (const int *)0, A_world + c->a0, 6, inv, W);
     else sap_delassus_block(J, m, c->nv, (const int *)0, A_world + c->a0, c->nv, inv, W);
   }
@@ -125,13 +130,8 @@ static inline ISO_HD real sap_delassus_rigid_norm(const sapJac *j, const sapCliq
   for (int q = 0; q < 2; ++q) {
     if (j->clique[q] < 0) continue;
     const sapClique *c = cl + j->clique[q];
-    real own[6];
-    const real *d = sap_diag_inv(kept, q, j->clique[q], c, A_world);
-    if (!d) {
-      const real *Ab = A_world + c->a0;
-      for (int k = 0; k < 6; ++k) own[k] = (real)1 / Ab[k * (c->nv + 1)];
-      d = own;
-    }
+    real own[SAP_KEPT_NV];
+    const real *d = sap_diag_inv(kept, q, j->clique[q], c, A_world, own); /* 6 DoFs: never NULL */
     const real x = j->r[q].x, y = j->r[q].y, z = j->r[q].z;
     m00 += d[3] + z * z * d[1] + y * y * d[2];
     m11 += d[4] + z * z * d[0] + x * x * d[2];
